@@ -1,0 +1,3 @@
+import os
+
+os.environ.setdefault("ACOUSTICLAIM_NO_PROGRESS", "1")
