@@ -1,0 +1,133 @@
+"""The ``features`` stage: run the frozen encoder once per clip and cache its frames.
+
+Each clip of the manifest is read with the project's one audio loader (16 kHz, mono, unnormalised,
+truncated to ``max_duration_s``), encoded (:mod:`acousticlaim.model.encoder`), and written to
+``<out>/clips/<clip_id>.safetensors`` — one float16 tensor ``frames`` (frames × dim; float16 halves the
+cache and is far finer than the encoders' own precision matters here) with the clip id and the encoder
+fingerprint in the file's metadata. A clip whose cached file already carries the same fingerprint is not
+encoded again. ``<out>/index.parquet`` lists every encoded clip (clip id, path relative to ``out``,
+frames, dim, fingerprint); ``<out>/failures.parquet`` the clips that could not be read or encoded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import torch
+from safetensors import safe_open
+from safetensors.torch import save_file
+
+from acousticlaim.audio import AudioError, load_audio
+from acousticlaim.corpus.manifest import read_manifest, resolve_path
+from acousticlaim.executor import map_clips
+from acousticlaim.failures import Failure, write_failures
+from acousticlaim.io import atomic_path, write_json, write_parquet
+from acousticlaim.model.encoder import FRAME_RATE_HZ, EncoderSpec, build_encoder
+
+STAGE = "features"
+INDEX_COLUMNS = ["clip_id", "path", "n_frames", "dim", "fingerprint"]
+_SAFE_ID = re.compile(r"^[A-Za-z0-9._\-]+$")
+_ENCODERS: dict[str, Any] = {}  # one encoder per worker process and fingerprint
+
+
+def cached_fingerprint(path: Path) -> str | None:
+    """The encoder fingerprint stored in a cached clip file (None if absent or unreadable)."""
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            return (f.metadata() or {}).get("fingerprint")
+    except Exception:
+        return None
+
+
+def read_clip_features(path: str | Path) -> np.ndarray:
+    """A cached clip's frames as float32 (frames, dim)."""
+    with safe_open(str(path), framework="pt") as f:
+        return f.get_tensor("frames").float().numpy()
+
+
+def encode_clip(job: dict) -> dict:
+    """Encode one clip (a pure function of the job); returns an index row or a failure record."""
+    clip_id, out_path, spec_dict = job["clip_id"], Path(job["out_path"]), job["spec"]
+    spec = EncoderSpec.from_params(spec_dict)
+    fingerprint = spec.fingerprint()
+    try:
+        if cached_fingerprint(out_path) == fingerprint:
+            frames = read_clip_features(out_path)
+        else:
+            if job.get("threads"):
+                torch.set_num_threads(int(job["threads"]))
+            if fingerprint not in _ENCODERS:
+                _ENCODERS[fingerprint] = build_encoder(spec)
+            wave, _ = load_audio(job["audio_path"], max_duration_s=job.get("max_duration_s"))
+            frames = _ENCODERS[fingerprint](wave)
+            if frames.shape[0] == 0:
+                raise AudioError(job["audio_path"], "too short to give one encoder frame")
+            if not np.isfinite(frames).all():
+                raise AudioError(job["audio_path"], "the encoder returned NaN or Inf")
+            with atomic_path(out_path) as tmp:
+                save_file(
+                    {"frames": torch.from_numpy(np.ascontiguousarray(frames)).to(torch.float16)}, str(tmp),
+                    metadata={"clip_id": clip_id, "fingerprint": fingerprint, "frame_rate_hz": str(FRAME_RATE_HZ)},
+                )
+        return {"clip_id": clip_id, "n_frames": int(frames.shape[0]), "dim": int(frames.shape[1]), "fingerprint": fingerprint}
+    except AudioError as exc:
+        return {"failure": Failure(clip_id, STAGE, str(exc))}
+    except Exception as exc:  # an encoder error on one clip must not stop the stage
+        return {"failure": Failure(clip_id, STAGE, f"{job['audio_path']}: encoder failed ({type(exc).__name__}: {exc})")}
+
+
+def extract_features(
+    manifest_path: str | Path,
+    out: str | Path,
+    params: dict[str, Any],
+    executor: dict[str, Any] | None = None,
+) -> tuple[pd.DataFrame, list[Failure]]:
+    """Encode every clip of the manifest into ``out`` (the ``features`` group of ``params.yaml``)."""
+    out = Path(out)
+    manifest_path = Path(manifest_path)
+    manifest = read_manifest(manifest_path)
+    manifest_dir = manifest_path if manifest_path.is_dir() else manifest_path.parent
+    spec = EncoderSpec.from_params(dict(params.get("encoder") or {}))
+    executor = dict(executor or {})
+    if params.get("workers") is not None:
+        executor["workers"] = int(params["workers"])
+    workers = int(executor.get("workers") or 1)
+    (out / "clips").mkdir(parents=True, exist_ok=True)
+    failures: list[Failure] = []
+    jobs = []
+    for row in manifest.itertuples(index=False):
+        clip_id = str(row.clip_id)
+        if not _SAFE_ID.match(clip_id):
+            failures.append(Failure(clip_id, STAGE, "clip id has characters that cannot name a file"))
+            continue
+        audio = resolve_path(manifest_dir, row.audio_path)
+        if audio is None:
+            failures.append(Failure(clip_id, STAGE, "the manifest gives no audio_path"))
+            continue
+        jobs.append({
+            "clip_id": clip_id, "audio_path": str(audio), "out_path": str(out / "clips" / f"{clip_id}.safetensors"),
+            "spec": params.get("encoder") or {}, "max_duration_s": params.get("max_duration_s"),
+            "threads": 1 if workers > 1 else None,
+        })
+    results = map_clips(encode_clip, jobs, executor=executor, label="features")
+    rows = []
+    for r in results:
+        if "failure" in r:
+            failures.append(r["failure"])
+        else:
+            rows.append({**r, "path": f"clips/{r['clip_id']}.safetensors"})
+    index = pd.DataFrame(rows, columns=INDEX_COLUMNS)
+    expected = {f"{j['clip_id']}.safetensors" for j in jobs}
+    for stale in (out / "clips").glob("*.safetensors"):
+        if stale.name not in expected:
+            stale.unlink()  # clips no longer in the manifest
+    write_parquet(out / "index.parquet", index)
+    write_failures(out / "failures.parquet", failures)
+    write_json(out / "encoder.json", {"spec": asdict(spec), "fingerprint": spec.fingerprint(), "frame_rate_hz": FRAME_RATE_HZ,
+                                       "n_clips": len(index), "n_failures": len(failures)})
+    return index, failures
