@@ -241,6 +241,6 @@ def pretrain_text_only(
         sched.step()
         losses.append(loss.item())
         if on_step:
-            on_step(step, float(loss))
+            on_step(step, losses[-1])
     model.eval()
     return losses

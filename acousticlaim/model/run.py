@@ -88,8 +88,16 @@ def run_training(
         def on_pre(step: int, loss: float) -> None:
             bar.update(pre, completed=step + 1, info=f"lm {loss:.3f}")
 
+        steps_per_epoch = max(1, n_steps // max(1, train_spec.epochs))
+        epoch_start = [time.perf_counter()]
+
         def on_step(epoch: int, step: int, row: dict) -> None:
             bar.update(main, completed=step + 1, info=f"epoch {epoch + 1} head {row['head_loss']:.3f} lm {row['lm_loss']:.3f}")
+            if (step + 1) % steps_per_epoch == 0:  # one plain line per epoch, for logs without a terminal
+                now = time.perf_counter()
+                print(f"seed {seed} epoch {epoch + 1}/{train_spec.epochs}: head {row['head_loss']:.3f} "
+                      f"lm {row['lm_loss']:.3f} ({now - epoch_start[0]:.1f} s)", flush=True)
+                epoch_start[0] = now
 
         result = train_reference_system(table, system_spec, train_spec, seed, on_step=on_step, on_pretrain_step=on_pre)
     train_seconds = time.perf_counter() - t0

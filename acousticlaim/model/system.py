@@ -104,17 +104,20 @@ class ReferenceSystem(nn.Module):
         targets_norm: torch.Tensor,
         description_ids: Sequence[Sequence[int]],
         beta: float,
+        lm_rows: int | None = None,
     ) -> dict[str, torch.Tensor]:
         """Head loss, decoder LM loss and per-quantity head losses.
 
         The LM loss is the negative log-likelihood of each description's tokens (and its EOS) given the
         prefix and the instruction, summed over the description and averaged over the batch: the few
         tokens where a description states or declines carry their full weight, not 1/length of it.
+        ``lm_rows`` limits the LM loss to the first clips of the batch (the head loss covers all).
         """
         z, mask = self.prefix(frames, lengths)
         v_norm, logvar = self.head(z, mask)
         head_loss, per_quantity = heteroscedastic_loss(v_norm, logvar, targets_norm, beta=beta)
-        lm_loss = self._lm_loss(z, mask, description_ids)
+        k = len(description_ids) if lm_rows is None else max(1, min(int(lm_rows), len(description_ids)))
+        lm_loss = self._lm_loss(z[:k], mask[:k], description_ids[:k])
         return {"head": head_loss, "lm": lm_loss, "per_quantity": per_quantity}
 
     def _lm_loss(self, z: torch.Tensor, mask: torch.Tensor, description_ids: Sequence[Sequence[int]]) -> torch.Tensor:

@@ -9,6 +9,8 @@ One call trains one seed:
    alone; full: the checkpoint and its tokenizer with the value slots added;
 3. freeze the base decoder under the LoRA, and train compressor, adapter, confidence head and LoRA jointly:
    ``loss = head_loss + lm_weight · lm_loss`` with AdamW and a cosine schedule, in shuffled mini-batches.
+   The head loss covers every clip of a batch; the LM loss, which costs most of a CPU step, may cover only
+   the first ``lm_clips_per_step`` clips of each (shuffled) batch.
 
 Every step's losses are logged (``history``), and every epoch's wall time (``epoch_seconds``).
 Everything random is drawn from ``seed``.
@@ -50,6 +52,7 @@ class TrainSpec:
     lr: float = 2e-3
     weight_decay: float = 0.01
     lm_weight: float = 1.0
+    lm_clips_per_step: int | None = None  # the LM loss on this many clips of each batch (None = all)
     beta: float = 0.5  # β-NLL re-weighting of the error term (see acousticlaim.model.head)
     grad_clip: float = 1.0
     warmup_steps: int = 20
@@ -161,7 +164,7 @@ def train_reference_system(
             frames, lengths = pad_frames([features[i] for i in idx], train_spec.device)
             target = torch.as_tensor(targets_norm[idx], dtype=torch.float32, device=train_spec.device)
             descs = [description_ids[(bool(overlaps[i] > 0.5), int(rng.integers(N_PHRASINGS)))] for i in idx]
-            out = system.losses(frames, lengths, target, descs, beta=train_spec.beta)
+            out = system.losses(frames, lengths, target, descs, beta=train_spec.beta, lm_rows=train_spec.lm_clips_per_step)
             loss = out["head"] + train_spec.lm_weight * out["lm"]
             opt.zero_grad(set_to_none=True)
             loss.backward()
