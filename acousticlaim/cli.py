@@ -50,6 +50,28 @@ def build_corpus_cmd(
     console.print(f"{result.n_clips} clips, {result.n_failures} failures → {out}")
 
 
+@app.command("import-generations")
+def import_generations_cmd(
+    file: Path = typer.Argument(..., help="generations made elsewhere: our JSONL, or the paper's released per-run JSON"),
+    system: str = typer.Option(..., "--system", help="the panel name to file them under (data/generations/<system>.jsonl)"),
+    out: Path = typer.Option(Path("data/generations"), help="the generations folder"),
+) -> None:
+    """Validate every record of FILE and add the generations to the system's store (nothing is written if any is malformed)."""
+    from acousticlaim.panel.importing import GenerationImportError, import_generations
+    from acousticlaim.panel.systems import check_system_name
+
+    try:
+        check_system_name(system)
+        summary = import_generations(file, system, out)
+    except (GenerationImportError, ValueError) as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(code=1)
+    typer.echo(
+        f"{summary.path} ({summary.format}): {summary.n_records} generations, {summary.n_written} written, "
+        f"{summary.n_skipped} already present -> {summary.store}"
+    )
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     app(args=argv)
 

@@ -191,13 +191,7 @@ def run_generations(
 def manifest_audio_loader(manifest, manifest_dir: str | os.PathLike, max_duration_s: float = 10.0) -> AudioLoader:
     """Load a clip's waveform from the corpus manifest (``audio_path`` relative to the manifest's folder)."""
     from acousticlaim.audio import load_audio
-
-    try:  # the corpus package's resolver, where the corpus builder is present
-        from acousticlaim.corpus.manifest import resolve_path
-    except ImportError:  # pragma: no cover - before the corpus builder lands: the documented rule
-        def resolve_path(base, rel):
-            rel = Path(rel)
-            return rel if rel.is_absolute() else Path(base) / rel
+    from acousticlaim.corpus.manifest import resolve_path
 
     paths = dict(zip(manifest["clip_id"].astype(str), manifest["audio_path"].astype(str)))
     base = Path(manifest_dir)
@@ -205,7 +199,10 @@ def manifest_audio_loader(manifest, manifest_dir: str | os.PathLike, max_duratio
     def load(clip_id: str) -> np.ndarray:
         if clip_id not in paths:
             raise AudioError(clip_id, "not in the corpus manifest")
-        wave, _sr = load_audio(resolve_path(base, paths[clip_id]), max_duration_s=max_duration_s)
+        path = resolve_path(base, paths[clip_id])
+        if path is None:
+            raise AudioError(clip_id, "the manifest gives no audio_path")
+        wave, _sr = load_audio(path, max_duration_s=max_duration_s)
         return wave
 
     return load
