@@ -203,6 +203,31 @@ def test_loads_from_a_checkpoint_folder(built, fam, tmp_path):
     assert [r.text for r in loaded.generate(reqs)] == [r.text for r in in_memory.generate(reqs)]
 
 
+def test_a_checkpoint_template_that_tests_the_audio_key_places_the_audio():
+    """The hub's Qwen2-Audio template tests ``'audio' in part`` rather than the type: our parts satisfy both."""
+    model, processor = BUILDERS["qwen2_audio"]()
+    processor.chat_template = (
+        "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{% for c in m['content'] %}"
+        "{% if 'audio' in c or 'audio_url' in c %}Audio 1: <|audio_bos|><|AUDIO|><|audio_eos|>\n"
+        "{% elif 'text' in c %}{{ c['text'] }}{% endif %}{% endfor %}<|im_end|>\n{% endfor %}"
+        "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+    )
+    adapter = ADAPTERS["qwen2_audio"](model, processor, max_new_tokens=2)
+    assert adapter.render_prompt("Hi.") == (
+        "<|im_start|>user\nAudio 1: <|audio_bos|><|AUDIO|><|audio_eos|>\nHi.<|im_end|>\n<|im_start|>assistant\n")
+
+
+def test_a_template_that_drops_the_audio_is_refused():
+    model, processor = BUILDERS["qwen2_audio"]()
+    processor.chat_template = (
+        "{% for m in messages %}{% for c in m['content'] %}{% if c['type'] == 'text' %}{{ c['text'] }}{% endif %}"
+        "{% endfor %}{% endfor %}"
+    )
+    adapter = ADAPTERS["qwen2_audio"](model, processor, max_new_tokens=2)
+    with pytest.raises(ValueError, match="placed the audio placeholder '<\\|AUDIO\\|>' 0 times"):
+        adapter.generate([request()])
+
+
 def test_missing_checkpoint_is_a_clear_error():
     with pytest.raises(ValueError, match="no checkpoint configured"):
         ADAPTERS["qwen2_audio"].from_checkpoint("")

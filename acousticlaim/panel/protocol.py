@@ -16,7 +16,7 @@ normalised); a system must not rescale it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -50,7 +50,6 @@ class GenerationResult:
     truncated: bool | None
     seconds: float
     finish_reason: str = "stop"
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @runtime_checkable

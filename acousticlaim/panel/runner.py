@@ -55,7 +55,6 @@ class RunSummary:
 
     def as_metrics(self) -> dict:
         return {
-            "system": self.system,
             "n_jobs": self.n_jobs,
             "n_already_done": self.n_already_done,
             "n_stale_dropped": self.n_stale_dropped,

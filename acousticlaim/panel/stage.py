@@ -76,7 +76,7 @@ def run_stage(
     )
     write_failures(out / f"{system}.failures.parquet", failures)
     if metrics_dir is not None:
-        write_json(Path(metrics_dir) / f"{system}.json", {**summary.as_metrics(), "describe": sysobj.describe()})
+        write_json(Path(metrics_dir) / f"{system}.json", summary.as_metrics())
     if summary.n_jobs and summary.n_generated == 0 and summary.n_already_done == 0:
         raise RuntimeError(f"{system}: every one of {summary.n_jobs} generations failed; see "
                            f"{out / (system + '.failures.parquet')}")

@@ -53,9 +53,10 @@ class AudioFlamingo3Adapter(OpenWeightAdapter):
     model_class_name = "AudioFlamingo3ForConditionalGeneration"
     stop_tokens = ("<|im_end|>", "<|endoftext|>")
     pinned_chat_template = _PINNED
+    audio_placeholder = "<sound>"
 
     def conversation(self, prompt: str) -> list[dict[str, Any]]:
-        return [{"role": "user", "content": [{"type": "text", "text": prompt}, {"type": "audio"}]}]
+        return [{"role": "user", "content": [{"type": "text", "text": prompt}, dict(self.AUDIO_PART)]}]
 
     def encode(self, prompts: list[str], audios: list[np.ndarray]):
         return self.processor(text=prompts, audio=audios, sampling_rate=TARGET_SR)

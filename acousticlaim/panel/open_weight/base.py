@@ -61,6 +61,10 @@ class OpenWeightAdapter(ABC):
     stop_tokens: ClassVar[tuple[str, ...]] = ()
     # A Jinja chat template rendering the published prompt format, for checkpoints that ship none.
     pinned_chat_template: ClassVar[str] = ""
+    # The placeholder the rendered prompt must hold exactly once (the processor expands it to audio tokens).
+    audio_placeholder: ClassVar[str] = ""
+    # The audio part of a message: the type and an ``audio`` key, as the published templates test either.
+    AUDIO_PART: ClassVar[dict[str, str]] = {"type": "audio", "audio": "clip"}
 
     def __init__(
         self,
@@ -177,10 +181,19 @@ class OpenWeightAdapter(ABC):
         return next(self.model.parameters()).dtype
 
     def render_prompt(self, prompt: str) -> str:
-        """The conversation for ``prompt`` rendered by the chat template, ending where the assistant speaks."""
-        return self.tokenizer.apply_chat_template(
+        """The conversation for ``prompt`` rendered by the chat template, ending where the assistant speaks.
+
+        The rendered text must hold the audio placeholder exactly once: a template that drops the
+        audio (or repeats it) is an error, not a silent text-only generation.
+        """
+        text = self.tokenizer.apply_chat_template(
             self.conversation(prompt), chat_template=self.chat_template, tokenize=False, add_generation_prompt=True
         )
+        n = text.count(self.audio_placeholder)
+        if n != 1:
+            raise ValueError(f"{self.family}: the chat template placed the audio placeholder "
+                             f"{self.audio_placeholder!r} {n} times (expected once) in {text!r}")
+        return text
 
     def describe(self) -> dict[str, Any]:
         return {

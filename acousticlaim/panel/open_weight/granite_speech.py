@@ -43,6 +43,7 @@ class GraniteSpeechAdapter(OpenWeightAdapter):
     model_class_name = "GraniteSpeechForConditionalGeneration"
     stop_tokens = ("<|end_of_text|>",)
     pinned_chat_template = _PINNED
+    audio_placeholder = "<|audio|>"
 
     @property
     def audio_token(self) -> str:

@@ -83,11 +83,12 @@ class Qwen25OmniAdapter(OpenWeightAdapter):
     model_class_name = "Qwen2_5OmniThinkerForConditionalGeneration"
     stop_tokens = ("<|im_end|>", "<|endoftext|>")
     pinned_chat_template = _PINNED
+    audio_placeholder = "<|AUDIO|>"
 
     def conversation(self, prompt: str) -> list[dict[str, Any]]:
         return [
             {"role": "system", "content": [{"type": "text", "text": SYSTEM_PROMPT}]},
-            {"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": prompt}]},
+            {"role": "user", "content": [dict(self.AUDIO_PART), {"type": "text", "text": prompt}]},
         ]
 
     def encode(self, prompts: list[str], audios: list[np.ndarray]):

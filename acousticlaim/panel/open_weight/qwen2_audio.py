@@ -50,9 +50,10 @@ class Qwen2AudioAdapter(OpenWeightAdapter):
     model_class_name = "Qwen2AudioForConditionalGeneration"
     stop_tokens = ("<|im_end|>", "<|endoftext|>")
     pinned_chat_template = _PINNED
+    audio_placeholder = "<|AUDIO|>"
 
     def conversation(self, prompt: str) -> list[dict[str, Any]]:
-        return [{"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": prompt}]}]
+        return [{"role": "user", "content": [dict(self.AUDIO_PART), {"type": "text", "text": prompt}]}]
 
     def encode(self, prompts: list[str], audios: list[np.ndarray]):
         return self.processor(text=prompts, audio=audios, sampling_rate=TARGET_SR, return_tensors="pt", padding=True)
