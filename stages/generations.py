@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from acousticlaim.panel.heard_signal import measure_heard_signal  # noqa: E402
+from acousticlaim.panel.heard_signal import measure_for_config  # noqa: E402
 from acousticlaim.panel.stage import run_stage  # noqa: E402
 from acousticlaim.params import stage_params  # noqa: E402
 
@@ -22,7 +22,7 @@ def main() -> None:
     args = ap.parse_args()
     summary = run_stage(
         args.system, stage_params("generations", args.params), args.corpus, args.out,
-        references=args.references, metrics_dir=args.metrics, default_measure=lambda: measure_heard_signal,
+        references=args.references, metrics_dir=args.metrics, default_measure=measure_for_config,
     )
     m = summary.as_metrics()
     print(f"generations {args.system}: {m['n_generated']} generated, {m['n_already_done']} already done, "

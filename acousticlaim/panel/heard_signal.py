@@ -10,6 +10,7 @@ others as well as a signal-only instrument can.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Mapping
 
@@ -24,9 +25,19 @@ def _value(reading: Any) -> float:
     return value if math.isfinite(value) else math.nan
 
 
-def measure_heard_signal(waveform: np.ndarray, sample_rate: int) -> Mapping[str, float]:
-    """``{quantity: value}`` for the ten scored quantities read on ``waveform`` (NaN when undefined)."""
+def measure_heard_signal(waveform: np.ndarray, sample_rate: int, *, srmr_fast: bool = True) -> Mapping[str, float]:
+    """``{quantity: value}`` for the ten scored quantities read on ``waveform`` (NaN when undefined).
+
+    ``srmr_fast`` is SRMR's pinned fast switch; keep it equal to ``references.srmr_fast`` so the
+    estimator's SRMR is the reference's.
+    """
     from acousticlaim.instruments.measure import measure_waveform
 
-    readings = measure_waveform(np.asarray(waveform, dtype=np.float64), int(sample_rate))["readings"]
+    readings = measure_waveform(np.asarray(waveform, dtype=np.float64), int(sample_rate), srmr_fast=srmr_fast)["readings"]
     return {key: _value(readings[key]) for key in SCORED_KEYS if key in readings}
+
+
+def measure_for_config(cfg: Mapping[str, Any]):
+    """The measure function an ``estimator`` entry of ``generations.panel`` configures."""
+    srmr_fast = bool(cfg.get("srmr_fast", True))
+    return functools.partial(measure_heard_signal, srmr_fast=srmr_fast)

@@ -57,7 +57,7 @@ def run_stage(
     references: str | os.PathLike | None = None,
     metrics_dir: str | os.PathLike | None = None,
     measure: MeasureFn | None = None,
-    default_measure: Callable[[], MeasureFn] | None = None,
+    default_measure: Callable[[Mapping[str, Any]], MeasureFn] | None = None,
 ) -> RunSummary:
     """Generate ``system``'s answers for the whole design into ``out_dir``; returns the run summary."""
     check_system_name(system)

@@ -65,6 +65,7 @@ class GenerationStore:
         self.path = Path(path)
         self._fd: int | None = None
         self.records: list[GenerationRecord] = []
+        self._keys: set[RecordKey] = set()
         self.dropped_tail_bytes = 0
 
     # -- opening -----------------------------------------------------------------------------
@@ -87,6 +88,7 @@ class GenerationStore:
         try:
             self.records, self.dropped_tail_bytes = read_records(self.path, repair_tail=True)
             self._check_unique(self.records)
+            self._keys = {r.key for r in self.records}
         except BaseException:
             self.close()
             raise
@@ -111,7 +113,7 @@ class GenerationStore:
     # -- state -------------------------------------------------------------------------------
     @property
     def done_keys(self) -> set[RecordKey]:
-        return {r.key for r in self.records}
+        return set(self._keys)
 
     def retain(self, keep: Callable[[GenerationRecord], bool]) -> int:
         """Rewrite the file (atomically) with only the records ``keep`` accepts; returns how many went.
@@ -136,10 +138,9 @@ class GenerationStore:
         self._require_open()
         if not records:
             return
-        done = self.done_keys
         batch_keys: set[RecordKey] = set()
         for rec in records:
-            if rec.key in done or rec.key in batch_keys:
+            if rec.key in self._keys or rec.key in batch_keys:
                 raise StoreError(f"{self.path}: key {rec.key} is already in the store")
             batch_keys.add(rec.key)
         payload = "".join(r.to_json_line() for r in records).encode("utf-8")
@@ -148,6 +149,7 @@ class GenerationStore:
             written += os.write(self._fd, payload[written:])
         os.fsync(self._fd)
         self.records.extend(records)
+        self._keys |= batch_keys
 
     def _require_open(self) -> None:
         if self._fd is None:

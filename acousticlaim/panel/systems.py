@@ -2,7 +2,7 @@
 
 Each entry has a ``kind`` and that kind's settings::
 
-    estimator:       {kind: estimator}
+    estimator:       {kind: estimator, srmr_fast: true}
     constant:        {kind: constant}
     qwen2-audio-7b:  {kind: qwen2_audio, checkpoint: Qwen/Qwen2-Audio-7B-Instruct, batch_size: 16,
                       max_new_tokens: 160, device: auto, dtype: auto}
@@ -32,7 +32,7 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 OPEN_WEIGHT_SETTINGS = {"kind", "checkpoint", "batch_size", "max_new_tokens", "device", "dtype"}
 SETTINGS: dict[str, set[str]] = {
-    "estimator": {"kind", "batch_size"},
+    "estimator": {"kind", "batch_size", "srmr_fast"},
     "constant": {"kind", "batch_size"},
     "gemini": {"kind", "model", "api_key_env", "endpoint", "max_new_tokens", "thinking", "timeout_s", "max_retries",
                "backoff_s", "max_backoff_s"},
@@ -77,18 +77,18 @@ def build_system(
     measure: MeasureFn | None = None,
     references: pd.DataFrame | None = None,
     manifest: pd.DataFrame | None = None,
-    default_measure: Callable[[], MeasureFn] | None = None,
+    default_measure: Callable[[Mapping[str, Any]], MeasureFn] | None = None,
 ) -> System:
     """The panel member ``name`` configured by ``cfg``.
 
-    The estimator suite uses ``measure`` (or ``default_measure()``); the constant predictor takes
+    The estimator suite uses ``measure`` (or ``default_measure(cfg)``); the constant predictor takes
     its medians over the training split of ``references`` with ``manifest``.
     """
     check_system_name(name)
     check_system_config(name, cfg)
     kind = cfg["kind"]
     if kind == "estimator":
-        fn = measure or (default_measure() if default_measure else None)
+        fn = measure or (default_measure(cfg) if default_measure else None)
         if fn is None:
             raise ValueError(f"{name}: the estimator suite needs a measure function")
         return EstimatorSuite(fn, name=name, batch_size=int(cfg.get("batch_size", 16)))
