@@ -51,7 +51,7 @@ def dynamic_range_snr(x: np.ndarray, sr: int) -> Reading:
         return Reading.undefined(f"dynamic-range SNR undefined: {x.shape[0] / sr * 1000:.0f} ms is shorter than one 25-ms frame")
     high, low = np.percentile(energy, [HIGH_PERCENTILE, LOW_PERCENTILE])
     if high <= 0:
-        return Reading.undefined("dynamic-range SNR undefined: the signal is silent")
+        return Reading.undefined("dynamic-range SNR undefined: the 90th-percentile frame is digital silence (the signal is silent)")
     if low <= 0:
         return Reading.undefined("dynamic-range SNR undefined: the 10th-percentile frame is digital silence (infinite range)")
     return Reading(10.0 * np.log10(high / low))
