@@ -136,7 +136,8 @@ class _Job:
         if path is None:
             raise AudioError(row["clip_id"], f"the manifest gives no {column}")
         if path not in self.signals:
-            x, sr = load_audio(path)
+            # silence is left to the instruments, which explain what it leaves undefined
+            x, sr = load_audio(path, allow_silent=True)
             self.signals[path] = _Signal(x, sr)
         return self.signals[path]
 

@@ -1,10 +1,13 @@
 """SRMR, the speech-to-reverberation modulation energy ratio (Falk, Zheng & Chan 2010).
 
-No maintained SRMR installs and runs from the registries here: SRMRpy is not on PyPI, and
-torchmetrics' SRMR rests on ``torchaudio.functional.lfilter`` from a torchaudio build pinned to a
-different torch than ours. So AcoustiClaim carries its own, on scipy and the ``gammatone`` package
-(the same filterbank code SRMRpy uses), following SRMRpy (jfsantos/SRMRpy at commit ``fee0097``)
-step by step with SRMRpy's parameter set, which ``SPEC.md`` pins:
+Why it is carried here: SRMRpy, the published implementation, is not on PyPI. torchmetrics' SRMR
+needs ``torchaudio.functional.lfilter``; PyPI's newest torchaudio (2.11.1+cu132) does import beside
+our torch (2.15.0+cu132) — checked 2026-11-30 — and its fast mode agrees with SRMRpy to 2e-6
+relative, but torchaudio is pinned to another torch release, would be a large CUDA dependency for
+one filter call, and torchmetrics' normal mode is ~20× slower than SRMRpy's. So AcoustiClaim
+carries its own, on scipy and the ``gammatone`` package (the filterbank code SRMRpy itself uses),
+following SRMRpy (jfsantos/SRMRpy at commit ``fee0097``) step by step with SRMRpy's parameter set,
+which ``SPEC.md`` pins:
 
 1. **Acoustic filterbank**, 23 gammatone channels from ``low_freq`` = 125 Hz to fs/2.
    ``fast`` (default, as SRMRpy and VERSA): the FFT gammatonegram (``gammatone.fftweight``
