@@ -23,7 +23,8 @@ def tiny_corpus_params(**overrides) -> dict:
     return cfg
 
 
-def write_librispeech_fixture(root: Path, speakers: dict[str, int], utts_per_speaker: int = 2, seed: int = 0) -> Path:
+def write_librispeech_fixture(root: Path, speakers: dict[str, int], utts_per_speaker: int = 2, seed: int = 0,
+                              duration_s: tuple[float, float] = (3.0, 5.0)) -> Path:
     """A LibriSpeech-layout folder of synthetic talkers saved as FLAC with transcripts."""
     rng = np.random.default_rng(seed)
     for subset, n_spk in speakers.items():
@@ -35,7 +36,7 @@ def write_librispeech_fixture(root: Path, speakers: dict[str, int], utts_per_spe
             lines = []
             for u in range(utts_per_speaker):
                 utt = f"{spk}-7-{u:04d}"
-                wave = synthesize_talker(talker, float(rng.uniform(3.0, 5.0)), seed=int(rng.integers(2**31))).waveform
+                wave = synthesize_talker(talker, float(rng.uniform(*duration_s)), seed=int(rng.integers(2**31))).waveform
                 sf.write(chap_dir / f"{utt}.flac", wave, 16000, subtype="PCM_16")
                 lines.append(f"{utt} SYNTHETIC UTTERANCE NUMBER {u}")
             (chap_dir / f"{spk}-7.trans.txt").write_text("\n".join(lines) + "\n")
