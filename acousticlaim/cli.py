@@ -131,6 +131,7 @@ def check(
     if measurement.error:
         raise typer.Exit(code=1)
 
+
 @app.command("import-generations")
 def import_generations_cmd(
     file: Path = typer.Argument(..., help="generations made elsewhere: our JSONL, or the paper's released per-run JSON"),
