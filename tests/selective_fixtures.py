@@ -64,3 +64,66 @@ def constructed_tables(
                 "quantity": q, "value": ridge_value, "logvar": np.nan,
             }))
     return pd.concat(pred_rows, ignore_index=True), pd.concat(ref_rows, ignore_index=True), manifest, features
+
+
+SR = 16_000
+TOKEN_S = 0.16
+
+
+def voiced_burst_audio(onsets: list[tuple[float, float]], duration_s: float, rng: np.random.Generator) -> np.ndarray:
+    """A 150-Hz harmonic voice on the given (start, end) intervals, near-silence elsewhere."""
+    t = np.arange(int(duration_s * SR)) / SR
+    voice = sum(np.sin(2 * np.pi * (140 + 20 * rng.random()) * h * t) / h for h in range(1, 6))
+    on = np.zeros(t.size, dtype=bool)
+    for a, b in onsets:
+        on |= (t >= a) & (t < b)
+    return 0.1 * voice * on + 1e-5 * rng.normal(size=t.size)
+
+
+def constructed_corpus(
+    root, n_mixtures: int = 24, *, duration_s: float = 3.2, seed: int = 0,
+    informative: tuple[str, ...] = ("f0_mean", "jitter", "hnr"), train_seeds: tuple[int, ...] = (0,),
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Test mixtures with stems on disk and a decomposition whose ``informative`` quantities follow the
+    voiced frames of the target stem; every other quantity's terms are noise. Returns (manifest, decomposition)."""
+    from pathlib import Path
+
+    from acousticlaim.audio import write_audio
+
+    root = Path(root)
+    rng = np.random.default_rng(seed)
+    n_tokens = int(round(duration_s / TOKEN_S))
+    rows, dec = [], []
+    for i in range(n_mixtures):
+        mix = f"m{i:03d}_x"
+        bursts, start = [], 0.1 + 0.3 * rng.random()
+        while start < duration_s - 0.4:
+            length = 0.3 + 0.6 * rng.random()
+            bursts.append((start, min(start + length, duration_s - 0.1)))
+            start += length + 0.35 + 0.5 * rng.random()
+        s1 = voiced_burst_audio(bursts, duration_s, rng)
+        s2 = voiced_burst_audio([(0.5, 1.0)], duration_s, rng) * 0.5
+        noise = 0.003 * rng.normal(size=s1.size)
+        for name, x in (("s1", s1), ("s2", s2), ("noise", noise)):
+            write_audio(root / "stems" / f"{mix}_{name}.flac", x)
+        write_audio(root / "audio" / f"{mix}.flac", s1 + s2 + noise)
+        rows.append({"clip_id": mix, "split": "test", "kind": "mixture", "mixture_id": None,
+                     "audio_path": f"audio/{mix}.flac", "s1_path": f"stems/{mix}_s1.flac",
+                     "s2_path": f"stems/{mix}_s2.flac", "noise_path": f"stems/{mix}_noise.flac",
+                     "speaker_1": f"spk{i % 5}", "duration_s": duration_s})
+        centre = (np.arange(n_tokens) + 0.5) * TOKEN_S
+        voiced = np.zeros(n_tokens)
+        for a, b in bursts:
+            voiced[(centre >= a) & (centre < b)] = 1.0
+        for ts in train_seeds:
+            for q in SCORED_KEYS:
+                if q in informative:
+                    terms = 0.5 + voiced + rng.normal(0, 0.15, n_tokens)
+                else:
+                    terms = 0.5 + rng.random(n_tokens)
+                dec.append(pd.DataFrame({"train_seed": ts, "clip_id": mix, "quantity": q,
+                                         "token": np.arange(n_tokens, dtype=np.int32), "term": terms}))
+    manifest = pd.DataFrame(rows)
+    manifest.to_parquet(root / "manifest.parquet")
+    decomposition = pd.concat(dec, ignore_index=True)
+    return manifest, decomposition

@@ -11,7 +11,7 @@ from acousticlaim.selective.calibration import (
     withholding_rates,
 )
 from acousticlaim.selective.slots import InputError, build_slots, group_of
-from selective_fixtures import constructed_tables
+from tests.selective_fixtures import constructed_tables
 
 
 def _slots(**kw):

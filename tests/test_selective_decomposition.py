@@ -65,6 +65,11 @@ def test_ramp_control_drops_a_quantity_whose_profile_is_a_ramp_in_time():
     anti = [2.0 - p for p in profiles]  # largest terms where the instrument reads least
     res = identification(anti, profiles, n_candidates=20, rng=rng)
     assert res.own_agreement < 0 and np.isnan(res.ramp_ratio) and not ramp_dropped(res)
+    # Noise decompositions: no agreement beyond its error, never dropped whatever the profiles' shape.
+    for profs in (profiles, ramp_profiles):
+        noise = [rng.random(n_tokens) for _ in profs]
+        res = identification(noise, profs, n_candidates=20, rng=rng)
+        assert np.isnan(res.ramp_ratio) and not ramp_dropped(res)
 
 
 def test_even_split_multiples():

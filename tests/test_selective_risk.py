@@ -13,7 +13,7 @@ from acousticlaim.selective.risk import (
     summarise_risk,
 )
 from acousticlaim.selective.slots import build_slots
-from selective_fixtures import constructed_tables
+from tests.selective_fixtures import constructed_tables
 
 
 def test_curve_and_area_on_a_hand_worked_example():

@@ -10,7 +10,7 @@ from acousticlaim.selective.selectors import (
 )
 from acousticlaim.selective.slots import build_slots
 from acousticlaim.selective.withholding import WithholdingConfig, features_for, run_withholding
-from selective_fixtures import constructed_tables
+from tests.selective_fixtures import constructed_tables
 
 
 def test_group_folds_keep_groups_whole_and_balanced():

@@ -18,10 +18,13 @@ Definitions followed here:
   identification rate is the mean over clips; the **identification score** is that rate as a multiple of
   chance, ``rate × n_candidates`` (1.0 = chance);
 * **frame-index ramp control**: the ramp ``0, 1, 2, …`` (a decomposition that knows only where a token
-  sits) is scored against each clip's own profile; the ramp's agreement is the mean over clips of
-  ``|corr(ramp, profile)|``, the best agreement the mean over clips of the decomposition's own-clip
-  agreement. A quantity whose ramp agreement reaches ``ramp_limit`` (0.7) of a positive best agreement is
-  dropped: its profile's shape in time alone would explain the match.
+  sits) is scored against each clip's own profile. The ramp's agreement is ``|mean over clips of
+  corr(ramp, profile)|`` (a trend in time that the profiles share, rising or falling; a clip-by-clip
+  absolute value would credit noise), the best agreement the mean over clips of the decomposition's
+  own-clip agreement. A quantity whose ramp agreement reaches ``ramp_limit`` (0.7) of the best agreement
+  is dropped: where the frames sit in time would explain the match. The ratio is only formed when the
+  best agreement is positive beyond two standard errors over clips; otherwise there is no agreement for the
+  ramp to explain, the quantity is kept and its identification sits at chance.
 """
 
 from __future__ import annotations
@@ -63,8 +66,9 @@ class Identification:
     score: float  # rate as a multiple of chance (rate × n_candidates)
     score_se: float  # binomial standard error of the score under chance
     own_agreement: float  # mean own-clip agreement (the "best agreement")
-    ramp_agreement: float  # mean |ramp agreement| with the clips' own profiles
-    ramp_ratio: float  # ramp_agreement / own_agreement (NaN when own_agreement <= 0: nothing to discount)
+    own_agreement_se: float  # its standard error over clips
+    ramp_agreement: float  # |mean ramp agreement| with the clips' own profiles
+    ramp_ratio: float  # ramp_agreement / own_agreement (NaN unless own_agreement > 2 se: nothing to discount)
 
 
 def identification(
@@ -96,20 +100,23 @@ def identification(
         hits[i] = (1.0 / tied.size) if 0 in tied else 0.0
     rate = float(hits.mean())
     chance = 1.0 / n_candidates
-    own_mean = float(np.nanmean(own)) if np.isfinite(own).any() else float("nan")
-    ramp_mean = float(np.nanmean(np.abs(ramps))) if np.isfinite(ramps).any() else float("nan")
-    ratio = ramp_mean / own_mean if (np.isfinite(own_mean) and own_mean > 0) else float("nan")
+    own_ok = own[np.isfinite(own)]
+    own_mean = float(own_ok.mean()) if own_ok.size else float("nan")
+    own_se = float(own_ok.std(ddof=1) / np.sqrt(own_ok.size)) if own_ok.size > 1 else float("nan")
+    ramp_ok = ramps[np.isfinite(ramps)]
+    ramp_mean = float(abs(ramp_ok.mean())) if ramp_ok.size else float("nan")
+    ratio = ramp_mean / own_mean if (np.isfinite(own_se) and own_mean > 2 * own_se) else float("nan")
     return Identification(
         n_clips=n, n_candidates=n_candidates, rate=rate, score=rate / chance,
         score_se=float(np.sqrt(chance * (1 - chance) / n)) / chance,
-        own_agreement=own_mean, ramp_agreement=ramp_mean, ramp_ratio=float(ratio),
+        own_agreement=own_mean, own_agreement_se=own_se, ramp_agreement=ramp_mean, ramp_ratio=float(ratio),
     )
 
 
 def ramp_dropped(result: Identification, ramp_limit: float = 0.7) -> bool:
     """Whether the frame-index ramp control drops the quantity (ramp reaches ``ramp_limit`` of the best agreement).
 
-    A quantity whose decomposition does not agree with its own profile at all (best agreement <= 0) has no
+    A quantity whose decomposition does not agree with its own profile beyond two standard errors has no
     agreement for the ramp to explain and is kept (its identification sits at chance and is reported so).
     """
     return bool(np.isfinite(result.ramp_ratio) and result.ramp_ratio >= ramp_limit)

@@ -10,10 +10,12 @@ quantity-and-seed pair.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from acousticlaim.io import write_json, write_parquet
 from acousticlaim.quantities import SCORED_KEYS
 from acousticlaim.selective.calibration import (
     SCOPES,
@@ -32,6 +34,7 @@ from acousticlaim.selective.risk import (
     summarise_risk,
 )
 from acousticlaim.selective.selectors import compare_selectors, residual_ridge_scores
+from acousticlaim.selective.slots import load_slots, read_table
 
 CURVE_COVERAGES = np.round(np.linspace(0.02, 1.0, 50), 4)
 
@@ -238,4 +241,31 @@ def run_withholding(slots: pd.DataFrame, features: pd.DataFrame | None, cfg: Wit
     result.metrics["residual_ridge"] = "fitted" if np.isfinite(slots["rr_score"]).any() else (
         "not fitted: no features table given" if features is None else "not fitted: no ridge predictions"
     )
+    return result
+
+
+OUTPUT_TABLES = (
+    "thresholds", "selection", "withholding", "withholding_by_quantity", "split_risks", "risk_summary",
+    "selectors", "curves", "areas",
+)
+
+
+def calibrate_stage(
+    predictions_path: str | Path,
+    references_path: str | Path,
+    manifest_path: str | Path,
+    features_path: str | Path | None,
+    out_dir: str | Path,
+    metrics_path: str | Path,
+    params: dict,
+) -> WithholdingResult:
+    """The ``calibrate`` DVC stage: read the inputs, compute, write ``<out_dir>/<table>.parquet`` and the metrics."""
+    cfg = WithholdingConfig.from_params(params)
+    slots = load_slots(predictions_path, references_path, manifest_path)
+    features = read_table(features_path, ("clip_id",)) if features_path else None
+    result = run_withholding(slots, features, cfg)
+    out_dir = Path(out_dir)
+    for name in OUTPUT_TABLES:
+        write_parquet(out_dir / f"{name}.parquet", getattr(result, name))
+    write_json(metrics_path, result.metrics)
     return result
