@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from acousticlaim.selective.risk import relative_aurc
+from acousticlaim.selective.risk import aurc, aurc_weighted, relative_aurc
 from acousticlaim.selective.selectors import (
-    cluster_bootstrap_indices,
+    cluster_bootstrap_weights,
     compare_selectors,
     group_folds,
     residual_ridge_scores,
@@ -45,13 +45,42 @@ def test_residual_ridge_learns_the_residual_scale_out_of_fold():
     assert np.all(np.isfinite(s2))
 
 
+def test_quantities_fitted_together_score_as_when_fitted_alone():
+    rng = np.random.default_rng(5)
+    n = 300
+    x = rng.normal(size=(n, 4))
+    residuals = np.stack([np.exp(0.7 * x[:, q]) * rng.normal(size=n) for q in range(3)], axis=1)
+    residuals[:7, 2] = np.nan  # one quantity with undefined references fits on other rows
+    groups = np.array([f"g{i // 2}" for i in range(n)])
+    together = residual_ridge_scores(x, residuals, groups, folds=5, seed=1)
+    for q in range(3):
+        alone = residual_ridge_scores(x, residuals[:, q], groups, folds=5, seed=1)
+        np.testing.assert_allclose(together[:, q], alone, rtol=1e-8, atol=1e-10)
+
+
 def test_cluster_bootstrap_resamples_whole_clusters():
     clusters = np.repeat(["a", "b", "c"], [1, 2, 3])
     rng = np.random.default_rng(0)
-    for idx in cluster_bootstrap_indices(clusters, 50, rng):
-        counts = {c: int(np.sum(clusters[idx] == c)) for c in "abc"}
-        assert counts["a"] % 1 == 0 and counts["b"] % 2 == 0 and counts["c"] % 3 == 0
-        assert sum(counts.values()) == idx.size
+    weights = cluster_bootstrap_weights(clusters, 500, rng)
+    assert weights.shape == (500, 6)
+    for c in "abc":  # every slot of a cluster is drawn as often as its cluster
+        members = weights[:, clusters == c]
+        assert (members == members[:, :1]).all()
+    assert (weights[:, [0, 1, 3]].sum(axis=1) == 3).all()  # three clusters drawn per resample
+    assert weights[:, 0].mean() == pytest.approx(1.0, abs=0.1)
+
+
+def test_weighted_area_equals_the_area_of_the_expanded_resample():
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        errors, scores = rng.exponential(size=31), np.round(rng.random(31), 1)  # with ties
+        weights = rng.integers(0, 4, (4, 31))
+        weights[:, 0] += 1
+        for min_cov in (0.0, 0.1):
+            expected = [aurc(np.repeat(errors, w), np.repeat(scores, w), min_cov) for w in weights]
+            np.testing.assert_allclose(aurc_weighted(errors, scores, weights, min_cov), expected)
+            expected = [relative_aurc(np.repeat(errors, w), np.repeat(scores, w), min_cov) for w in weights]
+            np.testing.assert_allclose(aurc_weighted(errors, scores, weights, min_cov, relative=True), expected)
 
 
 def test_compare_selectors_declares_a_winner_only_when_the_interval_excludes_zero():

@@ -165,7 +165,7 @@ def withholding_figure(
     for ax in (ax1, ax2):
         ax.set_xticks(x)
         ax.set_xticklabels([get(q).key for q in quantities], rotation=40, ha="right", fontsize=8)
-        ax.legend(fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=3)
+        ax.legend(fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3)
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"Per-quantity withholding, target coverage {coverage_target:g}, training seed {train_seed}; "
                  "bars: mean over calibration splits, whiskers: population s.d.", fontsize=10)

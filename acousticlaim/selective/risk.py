@@ -90,6 +90,64 @@ def relative_aurc(errors: np.ndarray, scores: np.ndarray, min_coverage: float = 
     return float(rel[0]) if np.ndim(errors) == 1 else rel
 
 
+def aurc_weighted(
+    errors: np.ndarray, scores: np.ndarray, weights: np.ndarray, min_coverage: float = 0.0, relative: bool = False
+) -> np.ndarray:
+    """AURC of resamples given as multiplicities: row *b* of ``weights`` (B, n) says how many times each claim
+    is drawn. Equal to :func:`aurc` on the expanded sample (``np.repeat(errors, weights[b])``, ties by
+    expectation) without building or sorting it, so a bootstrap of thousands of resamples is cheap.
+
+    A claim drawn ``w`` times that starts after ``A`` earlier units (in order of confidence) carries the
+    weight ``G(A + w) − G(A)``, with ``G(m) = sum_{j<=m} (H_N − H_{max(j,k0)−1}) / (N − k0 + 1)``, ``N`` the
+    resample size and ``k0 = ceil(min_coverage N)``; tied claims share their block's weight per unit.
+    ``relative`` divides by the resample's mean error.
+    """
+    e = np.asarray(errors, dtype=float)
+    s = np.asarray(scores, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    if w.ndim != 2 or w.shape[1] != e.size or s.shape != e.shape:
+        raise ValueError(f"weights {w.shape} must be (B, {e.size}) for {e.size} errors and scores")
+    order = np.argsort(s, kind="stable")
+    e, s, w = e[order], s[order], w[:, order]
+    total = w.sum(axis=1)
+    if np.any(total <= 0):
+        raise ValueError("a resample without any claim")
+    n_max = int(total.max())
+    harmonic = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, n_max + 1))])  # H_0..H_N
+    cum_h = np.cumsum(harmonic)  # S(t) = sum_{u<=t} H_u
+    big_n = total.astype(int)
+    k0 = np.maximum(1, np.ceil(min_coverage * big_n - 1e-9).astype(int))
+    h_n = harmonic[big_n][:, None]
+    h_k0 = harmonic[k0 - 1][:, None]
+    k0c = k0[:, None]
+
+    def g_cum(m: np.ndarray) -> np.ndarray:
+        m = m.astype(int)
+        before = m * h_k0
+        s_hi = cum_h[np.maximum(m - 1, 0)]
+        s_lo = cum_h[np.maximum(k0c - 2, 0)] * (k0c >= 2)
+        after = (k0c - 1) * h_k0 + s_hi - s_lo
+        c = np.where(m < k0c, before, after)
+        return (m * h_n - c) / (big_n - k0 + 1)[:, None]
+
+    start = np.cumsum(w, axis=1) - w
+    item = g_cum(start + w) - g_cum(start)
+    # Tie blocks (equal scores) share their total weight evenly per drawn unit.
+    new_block = np.ones(e.size, dtype=bool)
+    new_block[1:] = s[1:] != s[:-1]
+    if not new_block.all():
+        starts = np.flatnonzero(new_block)
+        block_weight = np.add.reduceat(item, starts, axis=1)
+        block_units = np.add.reduceat(w, starts, axis=1)
+        block_of = np.cumsum(new_block) - 1
+        per_unit = np.divide(block_weight, block_units, out=np.zeros_like(block_weight), where=block_units > 0)
+        item = w * per_unit[:, block_of]
+    areas = item @ e
+    if relative:
+        areas = areas / ((w @ e) / total)
+    return areas
+
+
 def risk_at_coverages(errors: np.ndarray, scores: np.ndarray, coverages: np.ndarray) -> np.ndarray:
     """Risk of the ``ceil(c*n)`` most confident claims at each coverage ``c`` (at least one claim)."""
     cov, risk = risk_coverage_curve(errors, scores)

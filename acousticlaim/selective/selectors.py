@@ -31,7 +31,7 @@ from sklearn.linear_model import RidgeCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from acousticlaim.selective.risk import aurc, relative_aurc
+from acousticlaim.selective.risk import aurc, aurc_weighted, relative_aurc
 
 RIDGE_ALPHAS = np.logspace(-3, 4, 15)
 # Comparisons read the area from 10 % coverage up: the full area is dominated by the one or two most
@@ -73,50 +73,44 @@ def residual_ridge_scores(
 ) -> np.ndarray:
     """Out-of-fold predictions of ``|residual|`` from ``features`` (higher = less confident).
 
-    Rows whose residual is NaN (no defined reference) are never fitted on but still get a score from their
-    fold's ridge.
+    ``residual`` is one column (n,) or one column per quantity (n, Q); the quantities share the folds, and
+    those whose fitted rows coincide share one fit (a penalty chosen per quantity). Rows whose residual is
+    NaN (no defined reference) are never fitted on but still get a score from their fold's ridge.
     """
     x = np.asarray(features, dtype=float)
     y = np.abs(np.asarray(residual, dtype=float))
-    if x.ndim != 2 or x.shape[0] != y.size:
-        raise ValueError(f"features {x.shape} do not match {y.size} residuals")
+    one_column = y.ndim == 1
+    y = y[:, None] if one_column else y
+    if x.ndim != 2 or x.shape[0] != y.shape[0]:
+        raise ValueError(f"features {x.shape} do not match {y.shape[0]} residuals")
     if not np.all(np.isfinite(x)):
         raise ValueError("features must be finite")
     fold = group_folds(groups, folds, seed)
-    scores = np.empty(y.size)
+    scores = np.empty(y.shape)
     for f in range(folds):
-        train = (fold != f) & np.isfinite(y)
+        train = fold != f
         test = fold == f
-        if train.sum() < 3:
-            raise ValueError(f"fold {f}: only {int(train.sum())} training residuals for the residual ridge")
-        model = make_pipeline(StandardScaler(), RidgeCV(alphas=alphas))
-        model.fit(x[train], y[train])
-        scores[test] = model.predict(x[test])
-    return scores
+        masks: dict[bytes, list[int]] = {}
+        for q in range(y.shape[1]):
+            masks.setdefault((train & np.isfinite(y[:, q])).tobytes(), []).append(q)
+        for key, columns in masks.items():
+            rows = np.frombuffer(key, dtype=bool)
+            if rows.sum() < 3:
+                raise ValueError(f"fold {f}: only {int(rows.sum())} training residuals for the residual ridge")
+            model = make_pipeline(StandardScaler(), RidgeCV(alphas=alphas, alpha_per_target=len(columns) > 1))
+            model.fit(x[rows], y[np.ix_(rows, columns)])
+            pred = model.predict(x[test])
+            scores[np.ix_(test, columns)] = pred.reshape(int(test.sum()), len(columns))
+    return scores[:, 0] if one_column else scores
 
 
-def cluster_bootstrap_indices(clusters: np.ndarray, resamples: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """Row indices of ``resamples`` cluster-bootstrap samples (clusters drawn with replacement)."""
+def cluster_bootstrap_weights(clusters: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Multiplicities (resamples, n) of a cluster bootstrap: clusters drawn with replacement, as many as there
+    are, each drawn cluster bringing all its slots."""
     clusters = np.asarray(clusters).astype(str)
     unique, inverse = np.unique(clusters, return_inverse=True)
-    members = [np.flatnonzero(inverse == c) for c in range(unique.size)]
-    out = []
-    for _ in range(resamples):
-        pick = rng.integers(0, unique.size, unique.size)
-        out.append(np.concatenate([members[c] for c in pick]))
-    return out
-
-
-def _batched(metric, errors: np.ndarray, scores: np.ndarray, samples: list[np.ndarray]) -> np.ndarray:
-    """``metric`` on each bootstrap sample; samples of equal length run as one batch."""
-    values = np.empty(len(samples))
-    by_len: dict[int, list[int]] = {}
-    for i, idx in enumerate(samples):
-        by_len.setdefault(idx.size, []).append(i)
-    for _, members in by_len.items():
-        idx = np.stack([samples[i] for i in members])
-        values[members] = metric(errors[idx], scores[idx])
-    return values
+    counts = rng.multinomial(unique.size, np.full(unique.size, 1.0 / unique.size), size=resamples)
+    return counts[:, inverse]
 
 
 def compare_selectors(
@@ -137,14 +131,11 @@ def compare_selectors(
     """
     ea, sa, eb, sb = (np.asarray(v, dtype=float) for v in (errors_a, scores_a, errors_b, scores_b))
     base = relative_aurc if relative else aurc
-
-    def metric(e, s):
-        return base(e, s, COMPARISON_MIN_COVERAGE)
-
-    area_a = float(metric(ea, sa))
-    area_b = float(metric(eb, sb))
-    samples = cluster_bootstrap_indices(clusters, resamples, rng)
-    diffs = _batched(metric, ea, sa, samples) - _batched(metric, eb, sb, samples)
+    area_a = float(base(ea, sa, COMPARISON_MIN_COVERAGE))
+    area_b = float(base(eb, sb, COMPARISON_MIN_COVERAGE))
+    weights = cluster_bootstrap_weights(clusters, resamples, rng)
+    diffs = (aurc_weighted(ea, sa, weights, COMPARISON_MIN_COVERAGE, relative=relative)
+             - aurc_weighted(eb, sb, weights, COMPARISON_MIN_COVERAGE, relative=relative))
     diffs = diffs[np.isfinite(diffs)]
     low, high = (np.quantile(diffs, [0.025, 0.975]) if diffs.size else (np.nan, np.nan))
     winner = "tie"

@@ -99,12 +99,20 @@ def _residual_ridge(slots: pd.DataFrame, features: pd.DataFrame | None, cfg: Wit
     scores = pd.Series(np.nan, index=slots.index)
     if features is None or not np.isfinite(slots["ridge_error"]).any():
         return scores
-    for _, rows in slots.groupby(["train_seed", "quantity"], sort=True):
-        residual = rows["ridge_value"] - rows["reference"]
-        scores.loc[rows.index] = residual_ridge_scores(
-            features_for(rows, features), residual.to_numpy(), rows["group"].to_numpy(),
-            folds=cfg.folds, seed=cfg.seed,
+    for _, rows in slots.groupby("train_seed", sort=True):
+        # One row per clip, one column per quantity: the quantities share folds and, where they can, fits.
+        residual = (rows["ridge_value"] - rows["reference"]).to_numpy()
+        wide = pd.DataFrame({"clip_id": rows["clip_id"].to_numpy(), "quantity": rows["quantity"].to_numpy(),
+                             "residual": residual}).pivot(index="clip_id", columns="quantity", values="residual")
+        clips = wide.index.to_numpy()
+        group_of_clip = dict(zip(rows["clip_id"], rows["group"]))
+        fitted = residual_ridge_scores(
+            features_for(pd.DataFrame({"clip_id": clips}), features), wide.to_numpy(),
+            np.array([group_of_clip[c] for c in clips]), folds=cfg.folds, seed=cfg.seed,
         )
+        fitted = pd.DataFrame(fitted, index=wide.index, columns=wide.columns)
+        stacked = fitted.stack()
+        scores.loc[rows.index] = stacked.reindex(list(zip(rows["clip_id"], rows["quantity"]))).to_numpy()
     return scores
 
 
