@@ -38,7 +38,9 @@ def test_threshold_is_the_smallest_meeting_the_coverage():
 
 def test_halves_keep_a_mixture_and_its_twin_together_and_are_reproducible():
     slots = _slots(n_mixtures=50)
-    assert group_of("m0001_x_s1clean") == "m0001_x" and group_of("m0001_x") == "m0001_x"
+    assert group_of("m0001_x_s1clean", "twin", "m0001_x") == "m0001_x" and group_of("m0001_x", "mixture", None) == "m0001_x"
+    with pytest.raises(InputError, match="twin 'm0001_x_s1clean' has no mixture_id"):
+        group_of("m0001_x_s1clean", "twin", None)
     halves = calibration_halves(slots, splits=5, seed=3)
     assert set(halves["group"]) == set(slots["group"]) and slots["group"].nunique() == 50
     assert (halves.groupby("split")["calibration"].sum() == 25).all()
@@ -111,20 +113,22 @@ def test_pooled_thresholds_withhold_more_on_the_harder_mixtures_and_recalibratio
 
 def test_slot_table_rejects_bad_inputs_with_clear_errors():
     predictions, references, manifest, _ = constructed_tables(n_mixtures=20)
-    with pytest.raises(InputError, match="missing column.*logvar"):
-        build_slots(predictions.drop(columns="logvar"), references, predictions_source="p.parquet")
+    with pytest.raises(InputError, match="p.parquet: missing column.*logvar"):
+        build_slots(predictions.drop(columns="logvar"), references, manifest, predictions_source="p.parquet")
     with pytest.raises(InputError, match="duplicated 'reference' rows"):
-        build_slots(pd.concat([predictions, predictions.head(1)]), references)
+        build_slots(pd.concat([predictions, predictions.head(1)]), references, manifest)
     bad = predictions.copy()
     bad.loc[bad.index[0], "logvar"] = np.nan
     with pytest.raises(InputError, match="without a finite value or logvar"):
-        build_slots(bad, references)
+        build_slots(bad, references, manifest)
     with pytest.raises(InputError, match="refs.parquet: no reference row for 1 predicted slot"):
-        build_slots(predictions, references.iloc[1:], references_source="refs.parquet")
+        build_slots(predictions, references.iloc[1:], manifest, references_source="refs.parquet")
     bad = predictions.copy()
     bad.loc[bad.index[0], "quantity"] = "loudness"
     with pytest.raises(InputError, match="unknown quantity key.*loudness"):
-        build_slots(bad, references)
+        build_slots(bad, references, manifest)
+    with pytest.raises(InputError, match="m.parquet: 1 predicted clip.*not in the manifest, e.g. m0000_x"):
+        build_slots(predictions, references, manifest.iloc[1:], manifest_source="m.parquet")
 
 
 def test_slot_table_keeps_undefined_references_without_an_error_value():

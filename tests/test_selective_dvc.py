@@ -37,7 +37,9 @@ def test_exp_run_on_coverage_reruns_calibration_and_report_only(tmp_path):
     for sub in ("data/predict", "data/references", "data/features", "data/corpus"):
         (repo / sub).mkdir(parents=True, exist_ok=True)
     predictions, references, manifest, features = constructed_tables(n_mixtures=40)
-    _, decomposition = constructed_corpus(repo / "data/corpus", n_mixtures=20, duration_s=2.4)
+    corpus_manifest, decomposition = constructed_corpus(repo / "data/corpus", n_mixtures=20, duration_s=2.4)
+    # One manifest for both: the corpus's mixtures with stems (decomposition) and the predicted clips (calibrate).
+    pd.concat([corpus_manifest, manifest], ignore_index=True).to_parquet(repo / "data/corpus/manifest.parquet")
     predictions.to_parquet(repo / "data/predict/predictions.parquet")
     decomposition.to_parquet(repo / "data/predict/decomposition.parquet")
     references.to_parquet(repo / "data/references/references.parquet")

@@ -148,6 +148,9 @@ class ClipProfiles:
 def clip_profiles(job: ProfileJob) -> ClipProfiles:
     """Every profile kind of one clip; a source that cannot be read becomes a recorded failure."""
     result = ClipProfiles(job.clip_id)
+    if not job.s1_path:
+        result.failures.append(Failure(job.clip_id, STAGE, "no target stem (s1_path) in the manifest"))
+        return result
     try:
         s1, sr = load_audio(job.s1_path)
     except AudioError as exc:

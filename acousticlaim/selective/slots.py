@@ -10,9 +10,9 @@ Inputs (``HELPERS.md`` interfaces):
 * predictions (``data/predict/predictions.parquet``): ``system`` ("reference" | "ridge"), ``train_seed``,
   ``clip_id``, ``split``, ``kind``, ``quantity``, ``value``, ``logvar`` (NaN for the ridge);
 * references (``data/references/references.parquet``): ``clip_id``, ``quantity``, ``value``, ``defined``;
-* the corpus manifest (optional): ``clip_id``, ``mixture_id`` (a twin's parent) and ``speaker_1`` (the
-  target talker), used to keep a mixture and its clean twin in the same calibration half and to cluster the
-  bootstrap by speaker.
+* the corpus manifest: ``clip_id``, ``mixture_id`` (a twin's parent) and ``speaker_1`` (the target talker),
+  used to keep a mixture and its clean twin in the same calibration half and to cluster the bootstrap by
+  speaker.
 
 Only Libri2Mix-style test clips enter (``split == "test"``, ``kind`` "mixture" or "twin"); AMI clips are
 zero-shot and not calibrated on. Errors are absolute errors in the quantity's canonical unit; a slot whose
@@ -31,7 +31,6 @@ from acousticlaim.quantities import SCORED_KEYS
 REFERENCE_SYSTEM = "reference"
 RIDGE_SYSTEM = "ridge"
 KINDS = ("mixture", "twin")
-TWIN_SUFFIX = "_s1clean"
 
 PREDICTION_COLUMNS = ("system", "train_seed", "clip_id", "split", "kind", "quantity", "value", "logvar")
 REFERENCE_COLUMNS = ("clip_id", "quantity", "value", "defined")
@@ -68,31 +67,32 @@ def read_table(path: str | Path, columns: tuple[str, ...]) -> pd.DataFrame:
     return frame
 
 
-def group_of(clip_id: str, mixture_id: object = None) -> str:
-    """The mixture a clip belongs to: a twin's parent mixture, a mixture itself.
-
-    ``mixture_id`` from the manifest wins; without it the clip-id rule ``<mixture>_s1clean`` is used.
-    """
+def group_of(clip_id: str, kind: str, mixture_id: object) -> str:
+    """The mixture a clip belongs to: a twin's parent mixture (the manifest's ``mixture_id``), a mixture itself."""
+    if kind == "mixture":
+        return clip_id
     if isinstance(mixture_id, str) and mixture_id:
         return mixture_id
-    return clip_id[: -len(TWIN_SUFFIX)] if clip_id.endswith(TWIN_SUFFIX) else clip_id
+    raise InputError(f"manifest: twin {clip_id!r} has no mixture_id")
 
 
 def build_slots(
     predictions: pd.DataFrame,
     references: pd.DataFrame,
-    manifest: pd.DataFrame | None = None,
+    manifest: pd.DataFrame,
     *,
     predictions_source: str = "predictions",
     references_source: str = "references",
+    manifest_source: str = "manifest",
 ) -> pd.DataFrame:
     """Join readout B, the matched ridge and the references into the slot table (columns ``SLOT_COLUMNS``).
 
     Raises :class:`InputError` for missing columns, unknown quantities, duplicated rows, a reference-system
-    row without a value or log-variance, or a slot without a reference row.
+    row without a value or log-variance, a slot without a reference row, or a clip the manifest lacks.
     """
     _require_columns(predictions, PREDICTION_COLUMNS, predictions_source)
     _require_columns(references, REFERENCE_COLUMNS, references_source)
+    _require_columns(manifest, ("clip_id", "mixture_id"), manifest_source)
 
     unknown = sorted(set(predictions["quantity"]) - set(SCORED_KEYS) - {"overlap_ratio", "articulation_rate", "duration"})
     if unknown:
@@ -153,14 +153,13 @@ def build_slots(
     slots["defined"] = slots["defined"].astype(bool) & np.isfinite(slots["reference"].astype(float))
     slots["reference"] = slots["reference"].astype(float)
 
-    mixture_ids: dict[str, object] = {}
-    speakers: dict[str, object] = {}
-    if manifest is not None:
-        if "mixture_id" in manifest.columns:
-            mixture_ids = dict(zip(manifest["clip_id"], manifest["mixture_id"]))
-        if "speaker_1" in manifest.columns:
-            speakers = dict(zip(manifest["clip_id"], manifest["speaker_1"]))
-    slots["group"] = [group_of(c, mixture_ids.get(c)) for c in slots["clip_id"]]
+    unknown_clips = sorted(set(slots["clip_id"]) - set(manifest["clip_id"]))
+    if unknown_clips:
+        raise InputError(f"{manifest_source}: {len(unknown_clips)} predicted clip(s) not in the manifest, "
+                         f"e.g. {', '.join(unknown_clips[:3])}")
+    mixture_ids = dict(zip(manifest["clip_id"], manifest["mixture_id"]))
+    speakers = dict(zip(manifest["clip_id"], manifest["speaker_1"])) if "speaker_1" in manifest.columns else {}
+    slots["group"] = [group_of(c, k, mixture_ids.get(c)) for c, k in zip(slots["clip_id"], slots["kind"])]
     # Bootstrap clusters: the target talker when the manifest names one (a twin shares its mixture's), else the mixture.
     cluster = []
     for clip, group in zip(slots["clip_id"], slots["group"]):
@@ -177,13 +176,13 @@ def build_slots(
 def load_slots(
     predictions_path: str | Path,
     references_path: str | Path,
-    manifest_path: str | Path | None = None,
+    manifest_path: str | Path,
 ) -> pd.DataFrame:
     """Read the three files and build the slot table (see :func:`build_slots`)."""
     predictions = read_table(predictions_path, PREDICTION_COLUMNS)
     references = read_table(references_path, REFERENCE_COLUMNS)
-    manifest = read_table(manifest_path, ("clip_id",)) if manifest_path is not None else None
+    manifest = read_table(manifest_path, ("clip_id", "mixture_id"))
     return build_slots(
-        predictions, references, manifest,
-        predictions_source=str(predictions_path), references_source=str(references_path),
+        predictions, references, manifest, predictions_source=str(predictions_path),
+        references_source=str(references_path), manifest_source=str(manifest_path),
     )
