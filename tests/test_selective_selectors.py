@@ -7,6 +7,7 @@ from acousticlaim.selective.selectors import (
     compare_selectors,
     group_folds,
     residual_ridge_scores,
+    ridge_loo_predict,
 )
 from acousticlaim.selective.slots import build_slots
 from acousticlaim.selective.withholding import WithholdingConfig, features_for, run_withholding
@@ -43,6 +44,25 @@ def test_residual_ridge_learns_the_residual_scale_out_of_fold():
     residual_nan[:10] = np.nan
     s2 = residual_ridge_scores(x, residual_nan, groups, folds=5, seed=0)
     assert np.all(np.isfinite(s2))
+
+
+@pytest.mark.parametrize("n,p", [(120, 8), (30, 50)])
+def test_ridge_loo_is_scikit_learns_standardised_ridgecv(n, p):
+    from sklearn.linear_model import RidgeCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(n)
+    x = rng.normal(size=(n, p)) * rng.uniform(0.5, 3, p) + rng.normal(size=p)
+    x[:, 0] = 1.0  # a constant feature is left unscaled, as StandardScaler does
+    y = np.stack([x[:, 1] * 2 + rng.normal(size=n), rng.normal(size=n)], axis=1)
+    x_test = rng.normal(size=(15, p))
+    alphas = np.logspace(-3, 4, 15)
+    ours, chosen = ridge_loo_predict(x, y, x_test, alphas)
+    for q in range(2):
+        model = make_pipeline(StandardScaler(), RidgeCV(alphas=alphas)).fit(x, y[:, q])
+        assert chosen[q] == pytest.approx(model[-1].alpha_)
+        np.testing.assert_allclose(ours[:, q], model.predict(x_test), rtol=1e-6, atol=1e-8)
 
 
 def test_quantities_fitted_together_score_as_when_fitted_alone():

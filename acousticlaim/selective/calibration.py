@@ -104,7 +104,8 @@ def calibrate(slots: pd.DataFrame, config: CalibrationConfig) -> tuple[pd.DataFr
     """
     if slots["train_seed"].nunique() > 1:
         raise ValueError("calibrate() takes one training seed's slots; split the table by train_seed first")
-    halves = calibration_halves(slots, config.splits, config.seed)
+    unique_groups = np.unique(slots["group"].astype(str))
+    masks = draw_halves(unique_groups, config.splits, config.seed)  # (splits, groups), as calibration_halves
     threshold_parts = []
     selection_parts = []
     columns = ["clip_id", "kind", "group", "cluster", "quantity", "s", "defined", "error", "ridge_error"]
@@ -114,10 +115,9 @@ def calibrate(slots: pd.DataFrame, config: CalibrationConfig) -> tuple[pd.DataFr
             continue
         codes, names = pd.factorize(in_scope["quantity"], sort=True)
         s = in_scope["s"].to_numpy(dtype=float)
-        groups = in_scope["group"].to_numpy(dtype=object)
+        group_code = np.searchsorted(unique_groups, in_scope["group"].astype(str).to_numpy())
         for split in range(config.splits):
-            cal_groups = halves.loc[(halves["split"] == split) & halves["calibration"], "group"].to_numpy(dtype=object)
-            is_cal = np.isin(groups, cal_groups)
+            is_cal = masks[split, group_code]
             taus = np.empty(len(names))
             n_cal = np.empty(len(names), dtype=int)
             cov_cal = np.empty(len(names))

@@ -121,17 +121,17 @@ def aurc_weighted(
     h_k0 = harmonic[k0 - 1][:, None]
     k0c = k0[:, None]
 
+    s_lo = cum_h[np.maximum(k0c - 2, 0)] * (k0c >= 2)
+    scale = 1.0 / (big_n - k0 + 1)[:, None]
+
     def g_cum(m: np.ndarray) -> np.ndarray:
         m = m.astype(int)
-        before = m * h_k0
-        s_hi = cum_h[np.maximum(m - 1, 0)]
-        s_lo = cum_h[np.maximum(k0c - 2, 0)] * (k0c >= 2)
-        after = (k0c - 1) * h_k0 + s_hi - s_lo
-        c = np.where(m < k0c, before, after)
-        return (m * h_n - c) / (big_n - k0 + 1)[:, None]
+        c = np.where(m < k0c, m * h_k0, (k0c - 1) * h_k0 + cum_h[np.maximum(m - 1, 0)] - s_lo)
+        return (m * h_n - c) * scale
 
-    start = np.cumsum(w, axis=1) - w
-    item = g_cum(start + w) - g_cum(start)
+    # G at every boundary between claims (0, w_1, w_1 + w_2, …): a claim's weight is the step across it.
+    bounds = np.concatenate([np.zeros((w.shape[0], 1)), np.cumsum(w, axis=1)], axis=1)
+    item = np.diff(g_cum(bounds), axis=1)
     # Tie blocks (equal scores) share their total weight evenly per drawn unit.
     new_block = np.ones(e.size, dtype=bool)
     new_block[1:] = s[1:] != s[:-1]

@@ -33,7 +33,7 @@ from acousticlaim.selective.risk import (
     split_risks,
     summarise_risk,
 )
-from acousticlaim.selective.selectors import compare_selectors, residual_ridge_scores
+from acousticlaim.selective.selectors import cluster_bootstrap_weights, compare_selectors, residual_ridge_scores
 from acousticlaim.selective.slots import load_slots, read_table
 
 CURVE_COVERAGES = np.round(np.linspace(0.02, 1.0, 50), 4)
@@ -124,7 +124,8 @@ def _compare(slots: pd.DataFrame, cfg: WithholdingConfig) -> pd.DataFrame:
             sel = part[part["kind"].isin(kinds) & part["defined"] & np.isfinite(part["ridge_error"]) & np.isfinite(part["rr_score"])]
             if len(sel) < 10:
                 continue
-            common = dict(clusters=sel["cluster"].to_numpy(), resamples=cfg.bootstrap, rng=rng)
+            clusters = sel["cluster"].to_numpy()
+            common = dict(clusters=clusters, weights=cluster_bootstrap_weights(clusters, cfg.bootstrap, rng))
             for comparison, relative in (("selector", True), ("assembled", False)):
                 r = compare_selectors(
                     sel["error"], sel["s"], sel["ridge_error"], sel["rr_score"], relative=relative, **common
