@@ -61,5 +61,9 @@ def test_exp_run_on_coverage_reruns_calibration_and_report_only(tmp_path):
     table = pd.read_csv(__import__("io").StringIO(shown))
     assert {"pooled.withholding_rate", "pooled.risk_reduction_mean", "calib.coverage"} <= set(table.columns)
     assert set(table["calib.coverage"].astype(float)) == {0.75, 0.8}
+    rate = pd.to_numeric(table["pooled.withholding_rate"], errors="coerce")
+    assert rate.notna().all()  # every row, the experiment's included, carries its metrics
+    by_cov = dict(zip(table["calib.coverage"].astype(float), rate))
+    assert by_cov[0.8] < by_cov[0.75]  # a higher coverage target withholds less
     plots = fixtures.run(["dvc", "plots", "show", "-o", str(tmp_path / "rendered")], repo)
     assert plots.returncode == 0 and (tmp_path / "rendered" / "index.html").exists()
