@@ -16,6 +16,8 @@ TINY_PARAMS: dict[str, dict] = {
     "executor": {"kind": "local", "workers": 2},
     "corpus": {"n_train": 6, "n_test": 4, "n_speakers_train": 4, "n_speakers_test": 3, "n_rooms": 2,
                "rt60_s": [0.2, 0.4]},
+    "generations": {"systems": ["estimator", "constant"],
+                    "sampling": {"seeds": [0, 1], "clips_per_seed": 3, "split": "test", "kinds": ["mixture", "clip"]}},
 }
 
 
