@@ -82,7 +82,7 @@ def test_the_project_parser_reads_the_stated_values_and_nothing_from_a_decline()
     for phrasing in range(N_PHRASINGS):
         claims = {c.quantity: c.value for c in parser.parse(render(0.0, VALUES, phrasing))}
         for k in SCORED_KEYS:
-            expected = round(VALUES[k]) if k == "pause_count" else round(VALUES[k], 2)
+            expected = float(format_value(k, VALUES[k]))
             assert claims.get(k) == pytest.approx(expected, abs=1e-9), (phrasing, k, claims)
         declined = {c.quantity for c in parser.parse(render(0.9, VALUES, phrasing))}
         assert not declined & set(VOICE_KEYS)

@@ -43,6 +43,9 @@ def test_features_are_cached_per_clip_and_failures_recorded(corpus):
     frames = read_clip_features(out / index.set_index("clip_id").loc["m0", "path"])
     assert frames.shape == (47, 20)  # truncated to 1.0 s → (16000 - 1024) // 320 + 1 frames
     assert pd.read_parquet(out / "failures.parquet")["clip_id"].tolist() == ["x3"]
+    pooled = pd.read_parquet(out / "pooled.parquet").set_index("clip_id")
+    assert pooled.shape == (3, 40) and list(pooled.columns[:2]) == ["mean_0000", "mean_0001"]
+    assert np.allclose(pooled.loc["m0"].to_numpy(), np.concatenate([frames.mean(0), frames.std(0)]))
     # a second run finds the cache (same fingerprint) and leaves the file as it was
     path = out / "clips" / "m0.safetensors"
     stamp = path.stat().st_mtime_ns

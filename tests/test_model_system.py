@@ -7,7 +7,7 @@ import torch
 
 from acousticlaim.model.batching import label_matrix, pad_frames
 from acousticlaim.model.checkpoint import base_decoder_state, load_system, save_system
-from acousticlaim.model.descriptions import fill_slots
+from acousticlaim.model.descriptions import fill_slots, format_value
 from acousticlaim.model.evaluate import decline_rates, nmae
 from acousticlaim.model.head import Dispersion
 from acousticlaim.model.predict import predict_clips
@@ -123,3 +123,15 @@ def test_training_table_errors_name_the_problem():
     table["features"] = [f if i != 1 else np.full((5, 12), np.nan, dtype=np.float32) for i, f in enumerate(table["features"])]
     with pytest.raises(ValueError, match="clip3_0001: features hold NaN"):
         train_reference_system(table, tiny_system_spec(), tiny_train_spec(1), seed=0)
+
+
+def test_readout_a_parses_to_the_heads_values(trained):
+    parser = pytest.importorskip("acousticlaim.claims.parser")
+    _, _, _, readouts = trained
+    values = readouts.predictions.set_index(["clip_id", "quantity"])["value"]
+    for g in readouts.generations:
+        claims = {c.quantity: c.value for c in parser.parse(g["text"])}
+        assert set(claims) & set(SCORED_KEYS) == set(g["stated"]), g["text"]
+        for key in g["stated"]:
+            expected = float(format_value(key, values[(g["clip_id"], key)]))
+            assert claims[key] == pytest.approx(expected, abs=1e-9), (key, g["text"])

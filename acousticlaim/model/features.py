@@ -6,7 +6,10 @@ truncated to ``max_duration_s``), encoded (:mod:`acousticlaim.model.encoder`), a
 cache and is far finer than the encoders' own precision matters here) with the clip id and the encoder
 fingerprint in the file's metadata. A clip whose cached file already carries the same fingerprint is not
 encoded again. ``<out>/index.parquet`` lists every encoded clip (clip id, path relative to ``out``,
-frames, dim, fingerprint); ``<out>/failures.parquet`` the clips that could not be read or encoded.
+frames, dim, fingerprint); ``<out>/pooled.parquet`` each clip's frames pooled to their mean and standard
+deviation over time (``clip_id`` + ``mean_<d>`` + ``sd_<d>`` columns: the features the matched ridge and
+the residual-ridge selector are fitted on); ``<out>/failures.parquet`` the clips that could not be read or
+encoded.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from acousticlaim.corpus.manifest import read_manifest, resolve_path
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import atomic_path, write_json, write_parquet
+from acousticlaim.model.batching import pooled_features
 from acousticlaim.model.encoder import FRAME_RATE_HZ, EncoderSpec, build_encoder
 
 STAGE = "features"
@@ -81,6 +85,16 @@ def encode_clip(job: dict) -> dict:
         return {"failure": Failure(clip_id, STAGE, f"{job['audio_path']}: encoder failed ({type(exc).__name__}: {exc})")}
 
 
+def pooled_table(features_dir: str | Path, index: pd.DataFrame) -> pd.DataFrame:
+    """clip_id + the mean and s.d. over frames of every indexed clip (:func:`pooled_features`)."""
+    rows = [pooled_features(read_clip_features(Path(features_dir) / p)) for p in index["path"]]
+    dim = int(index["dim"].iloc[0]) if len(index) else 0
+    columns = [f"mean_{d:04d}" for d in range(dim)] + [f"sd_{d:04d}" for d in range(dim)]
+    table = pd.DataFrame(np.asarray(rows, dtype=np.float64).reshape(len(rows), 2 * dim), columns=columns)
+    table.insert(0, "clip_id", index["clip_id"].to_numpy())
+    return table
+
+
 def extract_features(
     manifest_path: str | Path,
     out: str | Path,
@@ -127,6 +141,7 @@ def extract_features(
         if stale.name not in expected:
             stale.unlink()  # clips no longer in the manifest
     write_parquet(out / "index.parquet", index)
+    write_parquet(out / "pooled.parquet", pooled_table(out, index))
     write_failures(out / "failures.parquet", failures)
     write_json(out / "encoder.json", {"spec": asdict(spec), "fingerprint": spec.fingerprint(), "frame_rate_hz": FRAME_RATE_HZ,
                                        "n_clips": len(index), "n_failures": len(failures)})
