@@ -26,6 +26,8 @@ TINY_PARAMS: dict[str, dict] = {
               "optim": {"epochs": 2, "batch_size": 8, "lm_clips_per_step": 2, "warmup_steps": 2},
               "ridge": {"alphas": [1.0, 100.0], "folds": 2}},
     "predict": {"max_new_tokens": 40},
+    # Withholding on the tiny test split (4 mixtures): two residual-ridge folds, few resamples.
+    "calib": {"folds": 2, "bootstrap": 50, "random_draws": 20},
 }
 
 

@@ -167,7 +167,7 @@ def run_prediction(
         task = bar.add_task("predict", total=len(seeds), info="")
         for seed in seeds:
             folder = Path(checkpoints) / f"seed_{seed}"
-            system, _ = load_system(folder)
+            system, _ = load_system(folder, device=str(params.get("device", "cpu")))
             readouts = predict_clips(
                 system, table, batch_size=int(params.get("batch_size", 32)), decompose=decompose,
                 generate=generate, max_new_tokens=int(params.get("max_new_tokens", 160)),
