@@ -79,6 +79,7 @@ def test_prediction_tables_follow_the_interface(pipeline):
     sums = dec.groupby(["clip_id", "quantity"])["term"].sum()
     assert np.allclose(sums.to_numpy(), ref.loc[sums.index].to_numpy(), rtol=1e-12, atol=1e-9)
     assert set(predict["nmae_test"]) == {"reference", "ridge"}
+    assert predict["n_test_clips_with_a_training_speaker"] == 0
 
 
 def test_generations_follow_the_panel_schema(pipeline):

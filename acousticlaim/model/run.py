@@ -229,6 +229,9 @@ def held_out_summary(
         return summary
     labels = read_references(references)
     test = table[(table["split"] == "test") & (table["corpus"] == "librimix")]
+    train_speakers = set(table.loc[table["split"] == "train", "group"])
+    # speaker-disjoint evaluation: the target talkers of the test clips never occur in training
+    summary["n_test_clips_with_a_training_speaker"] = int(test["group"].isin(train_speakers).sum())
     rows = []
     for subset, ids in (("all", test["clip_id"]), ("mixture", test.loc[test["kind"] == "mixture", "clip_id"]),
                         ("twin", test.loc[test["kind"] == "twin", "clip_id"])):
