@@ -133,7 +133,8 @@ class WavLMEncoder:
         self.spec = spec
         dtype = getattr(torch, spec.dtype)
         if spec.checkpoint:
-            self.model = WavLMModel.from_pretrained(spec.checkpoint, dtype=dtype, use_safetensors=True)
+            # safetensors where the checkpoint has them; a .bin is read by transformers with weights_only=True
+            self.model = WavLMModel.from_pretrained(spec.checkpoint, dtype=dtype)
         else:
             config = WavLMConfig(**{**TINY_WAVLM_DEFAULTS, **spec.tiny})
             generator_state = torch.random.get_rng_state()

@@ -18,7 +18,7 @@ import pandas as pd
 import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from acousticlaim.failures import Failure, write_failures
+from acousticlaim.failures import write_failures
 from acousticlaim.io import atomic_path, write_csv, write_json, write_parquet
 from acousticlaim.model.batching import feature_dim, label_matrix, pooled_matrix
 from acousticlaim.model.checkpoint import load_system, save_system
