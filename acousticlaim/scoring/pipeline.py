@@ -109,8 +109,11 @@ def table1_metrics(table1: pd.DataFrame | None) -> dict:
 
 
 def write_results(results: ScoreResults, *, reports: str | Path, cells_path: str | Path,
-                  metrics_path: str | Path | None) -> list[Path]:
-    """Write the tables (markdown and CSV), the cell Parquet and the metrics JSON, atomically."""
+                  metrics_path: str | Path | None, table1: bool = True) -> list[Path]:
+    """Write the tables (markdown and CSV), the cell Parquet and the metrics JSON, atomically.
+
+    ``table1=False`` leaves Table 1 out (the released panel has no reference-system predictions).
+    """
     reports = Path(reports)
     all_cells = pd.concat([results.cells.assign(seed=pd.NA), results.seed_cells.assign(pool="per_seed")],
                           ignore_index=True)
@@ -118,11 +121,14 @@ def write_results(results: ScoreResults, *, reports: str | Path, cells_path: str
     written = [
         write_text(reports / "table2.md", results.table2_md),
         write_csv(reports / "table2.csv", results.table2),
-        write_text(reports / "table1.md", results.table1_md),
-        write_csv(reports / "table1.csv", results.table1 if results.table1 is not None
-                  else pd.DataFrame(columns=["status"], data=[["waiting for data/predict/predictions.parquet"]])),
         write_parquet(cells_path, all_cells),
     ]
+    if table1:
+        written += [
+            write_text(reports / "table1.md", results.table1_md),
+            write_csv(reports / "table1.csv", results.table1 if results.table1 is not None
+                      else pd.DataFrame(columns=["status"], data=[["waiting for data/predict/predictions.parquet"]])),
+        ]
     if metrics_path is not None:
         written.append(write_json(metrics_path, results.metrics))
     return written
