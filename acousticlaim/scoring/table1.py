@@ -157,10 +157,13 @@ def table1_frame(predictions: pd.DataFrame, references: pd.DataFrame, config: Sc
     return pd.DataFrame(rows, columns=list(TABLE1_COLUMNS))
 
 
-def _rho_sd(rho, sd, mark) -> str:
+def _rho_sd(rho, sd, seeds_ranked, mark) -> str:
+    """``+0.809 ± 0.012`` over several seeds, the bare value over one, the mark over none."""
     if rho is None or (isinstance(rho, float) and not math.isfinite(rho)):
         return mark or marks.DASH
-    return f"{marks.signed(rho)} ± {sd:.3f}" if sd is not None and math.isfinite(sd) else marks.signed(rho)
+    if seeds_ranked and seeds_ranked > 1 and sd is not None and math.isfinite(sd):
+        return f"{marks.signed(rho)} ± {sd:.3f}"
+    return marks.signed(rho)
 
 
 def _num(value, form="{:+.3f}") -> str:
@@ -187,8 +190,8 @@ def render_table1(table: pd.DataFrame | None, config: ScoringConfig) -> str:
     for r in t.itertuples(index=False):
         name = _ROW_NAMES[r.quantity] + (marks.TWIN_ROW if r.read_on == "twins" else "")
         lines.append(
-            f"| {name} | {_TIER_NAMES[r.tier]} | {_num(r.stated, '{:.2f}')} | {_rho_sd(r.ours_rho, r.ours_sd, r.ours_mark)} | "
-            f"{_rho_sd(r.ridge_rho, r.ridge_sd, r.ridge_mark)} | {marks.nmae_text(r.ours_nmae)} | {marks.nmae_text(r.ridge_nmae)} | "
+            f"| {name} | {_TIER_NAMES[r.tier]} | {_num(r.stated, '{:.2f}')} | {_rho_sd(r.ours_rho, r.ours_sd, r.ours_seeds_ranked, r.ours_mark)} | "
+            f"{_rho_sd(r.ridge_rho, r.ridge_sd, r.ridge_seeds_ranked, r.ridge_mark)} | {marks.nmae_text(r.ours_nmae)} | {marks.nmae_text(r.ridge_nmae)} | "
             f"{_num(r.ours_within)} | {_num(r.ridge_within)} | {_num(r.cap, '{:.2f}')} |"
         )
     first = t.iloc[0]
