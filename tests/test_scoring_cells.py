@@ -45,6 +45,17 @@ def test_a_quantity_stated_twice_in_one_text_keeps_the_last_value():
     assert list(kept["value"]) == [12.0]
 
 
+def test_shimmer_stated_in_db_is_not_scored_as_percent():
+    by_unit = pd.DataFrame([claim(quantity="shimmer", value=0.9, start=5) | {"unit": "dB"},
+                            claim(quantity="shimmer", value=4.0, start=1) | {"unit": "%"},
+                            claim(quantity="jitter", value=1.0) | {"unit": "%"}])
+    kept = one_value_per_generation(by_unit).set_index("quantity")["value"].to_dict()
+    assert kept == {"shimmer": 4.0, "jitter": 1.0}
+    as_written = pd.DataFrame([claim(quantity="shimmer", value=0.9) | {"unit_text": "dB"},
+                               claim(clip="c1", quantity="shimmer", value=3.0) | {"unit_text": "%"}])
+    assert list(one_value_per_generation(as_written)["clip_id"]) == ["c1"]
+
+
 def test_non_finite_claim_is_a_clear_error():
     with pytest.raises(ValueError, match="non-finite.*sysA/c0/P3_template/seed 0/snr"):
         one_value_per_generation(pd.DataFrame([claim(value=float("nan"))]))

@@ -50,7 +50,7 @@ def panel():
         claims.append(claim("sysA", "librimix", clip, "P2_named", 0, "snr", round(r + RNG.normal(0, 0.5), 1)))
         claims.append(claim("sysA", "librimix", clip, "P3_template", 1, "snr", round(RNG.normal(10, 4), 1)))
         if i < 30:
-            claims.append(claim("sysA", "librimix", clip, "P2_named", 0, "f0_mean", [100, 150, 200][i % 3]))
+            claims.append(claim("sysA", "librimix", clip, "P2_named", 0, "f0_mean", [100, 150, 200, 250][i % 4]))
         if i < 24:
             claims.append(claim("sysA", "librimix", clip, "P2_named", 1, "jitter", i * 0.1))
     for clip in AMI:
@@ -81,7 +81,7 @@ def test_table2_entries_marks_and_counts(panel):
     assert best > 0.3 and t.loc[("librimix", "sysA", "snr"), "rho"] == pytest.approx(best)
     assert t.loc[("librimix", "sysA", "snr"), "rung"] == "P2_named"
     assert t.loc[("librimix", "sysA", "snr"), "text"] == f"{best:+.3f}↑"
-    assert t.loc[("librimix", "sysA", "f0_mean"), "text"] == "c"  # three distinct values
+    assert t.loc[("librimix", "sysA", "f0_mean"), "text"] == "c"  # four distinct values
     assert t.loc[("librimix", "sysA", "jitter"), "text"] == "–"  # 24 clips
     assert t.loc[("librimix", "sysB", "snr"), "text"] == "–"
     assert t.loc[("ami", "sysA", "snr"), "text"] == "excl"

@@ -2,6 +2,10 @@
 
 Two steps, each a rule the paper and the released scorer fix:
 
+0. **Only claims in the canonical unit are scored.** Shimmer stated in dB is kept by the parser with
+   unit dB and is not scored as percent (``SPEC.md`` §1): a claim whose ``unit`` (when the claims
+   table carries one) differs from the registry's canonical unit, or, without that column, a shimmer
+   claim whose unit as written is dB, is left out.
 1. **One value per generation.** A quantity stated twice in one text keeps the last value
    (``../shared/SPEC.md`` §1); when the claims table carries several rows for the same quantity in one
    generation, the row that starts last in the text is kept.
@@ -19,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from acousticlaim.quantities import Corpus
+from acousticlaim.quantities import QUANTITIES, Corpus
 
 TWIN_SUFFIX = "_s1clean"
 CLAIM_COLUMNS = ("system", "corpus", "clip_id", "rung", "seed", "quantity", "value")
@@ -50,12 +54,25 @@ def check_columns(frame: pd.DataFrame, required: tuple[str, ...] | list[str], wh
         raise ValueError(f"{what}: missing column(s) {', '.join(missing)}; it has {', '.join(map(str, frame.columns))}")
 
 
+def in_canonical_unit(claims: pd.DataFrame) -> pd.Series:
+    """Boolean mask of the claims stated in their quantity's canonical unit (see rule 0 above)."""
+    if "unit" in claims.columns:
+        canonical = claims["quantity"].map(lambda q: QUANTITIES[q].unit if q in QUANTITIES else None)
+        return (claims["unit"].astype(str) == canonical.astype(str)) | claims["unit"].isna()
+    if "unit_text" in claims.columns:
+        written = claims["unit_text"].fillna("").astype(str).str.strip().str.lower()
+        return ~((claims["quantity"] == "shimmer") & (written == "db"))
+    return pd.Series(True, index=claims.index)
+
+
 def one_value_per_generation(claims: pd.DataFrame, what: str = "claims table") -> pd.DataFrame:
     """Keep one row per generation and quantity: the one that starts last in the text.
 
-    Rows with a non-finite value are an error (the parser states numbers, never NaN).
+    Claims outside their canonical unit (shimmer in dB) are left out first. Rows with a non-finite
+    value are an error (the parser states numbers, never NaN).
     """
     check_columns(claims, CLAIM_COLUMNS, what)
+    claims = claims.loc[in_canonical_unit(claims)]
     values = pd.to_numeric(claims["value"], errors="coerce")
     bad = ~np.isfinite(values.to_numpy(dtype=float))
     if bad.any():
