@@ -20,6 +20,7 @@ undefined or absent).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Collection, Mapping, Sequence
 
 import numpy as np
@@ -36,6 +37,7 @@ RELEASED_FIELDS = ("n", "distinct", "distinct_reference", "floor", "spearman", "
 EXTRA_FIELDS = ("ci_low", "ci_high", "within_speaker", "over_bar", "null_p", "panel_clips", "n_without_reference")
 
 
+@lru_cache(maxsize=None)
 def scored_quantities(corpus: str) -> tuple[str, ...]:
     """Scored quantities on a corpus condition, in registry order, leaving out those excluded there."""
     return tuple(
@@ -44,6 +46,7 @@ def scored_quantities(corpus: str) -> tuple[str, ...]:
     )
 
 
+@lru_cache(maxsize=None)
 def excluded_quantities(corpus: str) -> tuple[str, ...]:
     """Scored quantities whose reference is not scored on this corpus (Table 2's ``excl``)."""
     return tuple(q.key for q in QUANTITIES.values() if q.scored and q.tier(corpus) is Tier.EXCLUDED)
@@ -111,7 +114,8 @@ def score_cells(values: pd.DataFrame, references: pd.DataFrame, panel_clips: Map
 
     values = values[[*keys, "clip_id", "value"]].copy()
     values["clip_id"] = values["clip_id"].astype(str)
-    keep = [q in scored_quantities(c) for c, q in zip(values["corpus"], values["quantity"])]
+    scored_pairs = {(c, q) for c in set(values["corpus"]) for q in scored_quantities(c)}
+    keep = [(c, q) in scored_pairs for c, q in zip(values["corpus"], values["quantity"])]
     values = values.loc[keep]
     dup = values.duplicated([*keys, "clip_id"])
     if dup.any():

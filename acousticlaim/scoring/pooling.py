@@ -43,7 +43,11 @@ def with_conditions(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``frame`` whose ``corpus`` column holds each row's corpus condition."""
     out = frame.copy()
     if len(out):
-        out["corpus"] = [corpus_condition(c, clip) for c, clip in zip(out["corpus"], out["clip_id"])]
+        corpus = out["corpus"].astype(str)
+        for value in corpus.unique():
+            Corpus(value)  # an unknown corpus is an error naming it
+        twin = (corpus == Corpus.LIBRIMIX.value) & out["clip_id"].astype(str).str.endswith(TWIN_SUFFIX)
+        out["corpus"] = corpus.where(~twin, Corpus.TWIN.value)
     return out
 
 
