@@ -220,6 +220,15 @@ def rescore_release(panel_files: Sequence[str | Path], references_dir: str | Pat
     speakers = {c: s for c, s in speakers.items() if s is not None}
     results = score(claims, references, config, generations=generations, panel_clips=panel_clips,
                     speakers=speakers, title="Table 2 (the released panel, re-scored)")
+    drawn = generations.groupby(["system", "corpus", "rung"])["clip_id"].nunique().rename("drawn").reset_index()
+    checked = results.cells.merge(drawn, on=["system", "corpus", "rung"], how="left")
+    too_many = checked[checked["n"] > checked["drawn"].fillna(0)]
+    if len(too_many):
+        row = too_many.iloc[0]
+        raise RuntimeError(f"internal inconsistency: cell {row['system']}/{row['rung']}/{row['quantity']} counts "
+                           f"{row['n']} clips but the system generated on {row['drawn']} distinct clips there")
+    consistency["every_n_within_the_clips_drawn"] = True
+    consistency["largest_n"] = int(results.cells["n"].max()) if len(results.cells) else 0
     results.metrics.pop("table1", None)  # the release carries no reference-system predictions
     results.metrics["consistency"] = consistency
     return ReleaseRescore(results, generations, claims, consistency)
