@@ -136,9 +136,11 @@ def release_generations(path: str | Path) -> pd.DataFrame:
 
 
 def parse_generations(generations: pd.DataFrame) -> pd.DataFrame:
-    """Every generation's claims through the project's parser (:mod:`acousticlaim.claims.parser`).
+    """Every generation's claims through the project's parser (``acousticlaim.claims.parser.parse_batch``).
 
-    Returns one row per claim: ``system, corpus, clip_id, rung, seed, quantity, value, start``.
+    Returns one row per claim: ``system, corpus, clip_id, rung, seed, quantity, value, unit, unit_text,
+    start, end, approx, is_range``. The released run files say nothing of truncation, so every text is
+    parsed as complete.
     """
     try:
         from acousticlaim.claims import parser
@@ -147,13 +149,17 @@ def parse_generations(generations: pd.DataFrame) -> pd.DataFrame:
             "re-scoring needs the project's claim parser, acousticlaim.claims.parser (issue 4), "
             f"which is not importable here: {err}"
         ) from None
-    rows = []
-    for gen in generations.itertuples(index=False):
-        for found in parser.parse(gen.text):
-            rows.append({"system": gen.system, "corpus": gen.corpus, "clip_id": gen.clip_id, "rung": gen.rung,
-                         "seed": gen.seed, "quantity": found.quantity, "value": float(found.value),
-                         "start": int(found.start)})
-    return pd.DataFrame(rows, columns=["system", "corpus", "clip_id", "rung", "seed", "quantity", "value", "start"])
+    columns = ["system", "corpus", "clip_id", "rung", "seed", "quantity", "value", "unit", "unit_text",
+               "start", "end", "approx", "is_range"]
+    generations = generations.reset_index(drop=True)
+    found = parser.parse_batch(generations["text"].tolist()).to_pandas()
+    if found.empty:
+        return pd.DataFrame(columns=columns)
+    keys = generations.loc[found["text_index"].to_numpy(), ["system", "corpus", "clip_id", "rung", "seed"]]
+    claims = pd.concat([keys.reset_index(drop=True), found.drop(columns="text_index").reset_index(drop=True)], axis=1)
+    for column in ("quantity", "unit", "unit_text"):
+        claims[column] = claims[column].astype(object).where(claims[column].notna(), None)
+    return claims[columns]
 
 
 def release_speaker(clip_id: str) -> str | None:
