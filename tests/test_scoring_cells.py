@@ -54,6 +54,12 @@ def test_shimmer_stated_in_db_is_not_scored_as_percent():
     as_written = pd.DataFrame([claim(quantity="shimmer", value=0.9) | {"unit_text": "dB"},
                                claim(clip="c1", quantity="shimmer", value=3.0) | {"unit_text": "%"}])
     assert list(one_value_per_generation(as_written)["clip_id"]) == ["c1"]
+    # the claims stage writes quantity, unit and unit_text as categoricals
+    categorical = pd.concat([by_unit, by_unit.assign(seed=1)], ignore_index=True).assign(unit_text=None)
+    for column in ("quantity", "unit", "unit_text"):
+        categorical[column] = categorical[column].astype("category")
+    pooled = pool_seeds(categorical).set_index("quantity")
+    assert pooled["value"].to_dict() == {"jitter": 1.0, "shimmer": 4.0} and set(pooled["seeds"]) == {2}
 
 
 def test_non_finite_claim_is_a_clear_error():

@@ -64,7 +64,7 @@ def in_canonical_unit(claims: pd.DataFrame) -> pd.Series:
         canonical = claims["quantity"].map(lambda q: QUANTITIES[q].unit if q in QUANTITIES else None)
         return (claims["unit"].astype(str) == canonical.astype(str)) | claims["unit"].isna()
     if "unit_text" in claims.columns:
-        written = claims["unit_text"].fillna("").astype(str).str.strip().str.lower()
+        written = claims["unit_text"].astype(object).fillna("").astype(str).str.strip().str.lower()
         return ~((claims["quantity"] == "shimmer") & (written == "db"))
     return pd.Series(True, index=claims.index)
 
@@ -76,6 +76,7 @@ def one_value_per_generation(claims: pd.DataFrame, what: str = "claims table") -
     value are an error (the parser states numbers, never NaN).
     """
     check_columns(claims, CLAIM_COLUMNS, what)
+    claims = claims.assign(**{c: claims[c].astype(str) for c in ("system", "corpus", "clip_id", "rung", "quantity")})
     claims = claims.loc[in_canonical_unit(claims)]
     values = pd.to_numeric(claims["value"], errors="coerce")
     bad = ~np.isfinite(values.to_numpy(dtype=float))
