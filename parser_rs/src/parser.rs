@@ -46,8 +46,10 @@ struct Pending {
     gap_words: u16,
     tight: bool,
     conj_after: bool,
+    det_after_conj: bool,
     unknown_after_conj: bool,
     need_db: bool,
+    generic: bool,
 }
 
 impl Pending {
@@ -60,8 +62,10 @@ impl Pending {
             gap_words: 0,
             tight: true,
             conj_after: false,
+            det_after_conj: false,
             unknown_after_conj: false,
             need_db: false,
+            generic: false,
         }
     }
     fn is_f0(&self) -> bool {
@@ -123,9 +127,15 @@ pub struct Machine<'a> {
     line_start: bool,
     seg_start: usize,
     seg_unknown: bool,
-    sent_generic: bool,
+    generic_end: usize,
+    speech_cue_end: usize,
     sent_pause: bool,
     sent_rec: bool,
+    paren_depth: u32,
+    paren_open: usize,
+    /// a parenthesis opened right after the last label: (depth, its gap state) to restore at ")"
+    label_paren: Option<(u32, u16, bool)>,
+    speech_verb_end: usize,
     hedge_end: usize,
     bound_end: (i8, usize),
     between_end: usize,
@@ -150,7 +160,11 @@ pub fn phrase_at(toks: &[Token], v: &Vocab, i: usize) -> Option<(Entry, usize)> 
             Kind::Punct
                 if nwords > 0
                     && ((t.id == p::HYPHEN && !t.has(flag::RUN))
-                        || matches!(t.id, p::UNDERSCORE | p::STAR | p::DOLLAR | p::BACKSLASH | p::LBRACE | p::RBRACE)) =>
+                        || matches!(t.id, p::UNDERSCORE | p::STAR | p::DOLLAR | p::BACKSLASH | p::LBRACE | p::RBRACE)
+                        || (t.id == p::DOT
+                            && toks[k - 1].end == t.start
+                            && k + 1 < toks.len()
+                            && toks[k + 1].is_punct(p::SLASH))) =>
             {
                 k += 1;
                 continue;
@@ -191,9 +205,14 @@ impl<'a> Machine<'a> {
             line_start: true,
             seg_start: 0,
             seg_unknown: false,
-            sent_generic: false,
+            generic_end: usize::MAX,
+            speech_cue_end: usize::MAX,
             sent_pause: false,
             sent_rec: false,
+            paren_depth: 0,
+            paren_open: usize::MAX,
+            label_paren: None,
+            speech_verb_end: usize::MAX,
             hedge_end: usize::MAX,
             bound_end: (0, usize::MAX),
             between_end: usize::MAX,
@@ -277,10 +296,17 @@ impl<'a> Machine<'a> {
 
     fn sentence_end(&mut self) {
         self.queue.clear();
-        self.sent_generic = false;
+        self.generic_end = usize::MAX;
         self.sent_pause = false;
         self.sent_rec = false;
         self.paren_after_claim = None;
+        self.paren_depth = 0;
+    }
+
+    /// A cue of typical values ("typically", "for example") applies to a label or value up to four
+    /// tokens after it, in the same clause.
+    fn generic_at(&self, i: usize) -> bool {
+        self.generic_end != usize::MAX && i >= self.generic_end && i - self.generic_end <= 4
     }
 
     fn seg_boundary(&mut self, i: usize) {
@@ -301,10 +327,11 @@ impl<'a> Machine<'a> {
             self.ctx_f0 = false;
             self.last_claim = None;
         }
-        self.sent_generic = false;
+        self.generic_end = usize::MAX;
         self.sent_pause = false;
         self.sent_rec = false;
         self.paren_after_claim = None;
+        self.paren_depth = 0;
         self.line_start = true;
         self.seg_boundary(i);
     }
@@ -318,7 +345,7 @@ impl<'a> Machine<'a> {
             }
         }
         if let Some(l) = self.queue.last_mut() {
-            if unknown && l.conj_after {
+            if unknown && l.det_after_conj {
                 l.unknown_after_conj = true;
             }
         }
@@ -363,6 +390,7 @@ impl<'a> Machine<'a> {
             p::ELLIPSIS | p::SLOT => self.slot(),
             p::SEMI => {
                 self.queue.clear();
+                self.generic_end = usize::MAX;
                 self.seg_boundary(i);
             }
             p::COLON | p::EQ | p::ARROW => {
@@ -372,6 +400,9 @@ impl<'a> Machine<'a> {
             p::COMMA | p::AMP => {
                 if let Some(l) = self.queue.last_mut() {
                     l.conj_after = true;
+                }
+                if t.id == p::COMMA {
+                    self.generic_end = usize::MAX;
                 }
                 self.seg_boundary(i);
             }
@@ -387,7 +418,27 @@ impl<'a> Machine<'a> {
                         self.paren_after_claim = Some((slot, i));
                     }
                 }
-                self.seg_boundary(i);
+                self.paren_depth += 1;
+                self.paren_open = i;
+                // "Number of Pauses (NP): 2": an acronym or remark right after a label is part of it
+                if let Some(l) = self.queue.last() {
+                    if l.end == i || self.prev_sig(i).wrapping_add(1) == l.end {
+                        self.label_paren = Some((self.paren_depth, l.gap_words, l.tight));
+                    }
+                }
+            }
+            p::RPAREN => {
+                if let Some((d, gap, tight)) = self.label_paren {
+                    if d == self.paren_depth {
+                        self.label_paren = None;
+                        if let Some(l) = self.queue.last_mut() {
+                            l.gap_words = gap;
+                            l.tight = tight;
+                            l.end = i + 1;
+                        }
+                    }
+                }
+                self.paren_depth = self.paren_depth.saturating_sub(1);
             }
             p::RBRACE => {
                 self.queue.clear();
@@ -416,6 +467,13 @@ impl<'a> Machine<'a> {
                     }
                     return i + 2;
                 }
+                // transcript content: "The speaker says: 'There were 5 pauses …'"
+                if self.speech_cue_end != usize::MAX && i >= self.speech_cue_end && i - self.speech_cue_end <= 3 {
+                    if let Some(close) = self.closing_quote(i) {
+                        self.speech_cue_end = usize::MAX;
+                        return close + 1;
+                    }
+                }
             }
             p::TILDE | p::APPROX => self.hedge_end = i + 1,
             p::LT | p::LE => self.bound_end = (-1, i + 1),
@@ -434,6 +492,35 @@ impl<'a> Machine<'a> {
             self.line_start = false;
         }
         i + 1
+    }
+
+    /// The quote token closing the one at `i` (same character; curly quotes pair up), within 2000
+    /// bytes and the same paragraph.
+    fn closing_quote(&self, i: usize) -> Option<usize> {
+        let open = &self.text[self.toks[i].start as usize..self.toks[i].end as usize];
+        let want: &[&[u8]] = match open {
+            b"'" => &[b"'"],
+            b"\"" => &[b"\""],
+            b"\\\"" => &[b"\\\""],
+            b"\xe2\x80\x9c" => &[b"\xe2\x80\x9d"],
+            b"\xe2\x80\x98" => &[b"\xe2\x80\x99"],
+            b"`" => &[b"`"],
+            _ => &[b"\"", b"'"],
+        };
+        let limit = self.toks[i].start as usize + 2000;
+        for k in i + 1..self.toks.len() {
+            let t = &self.toks[k];
+            if t.start as usize > limit || (t.kind == Kind::Newline && t.has(flag::BLANK)) {
+                return None;
+            }
+            if t.kind == Kind::Punct && t.id == p::QUOTE {
+                let s = &self.text[t.start as usize..t.end as usize];
+                if want.iter().any(|w| *w == s) {
+                    return Some(k);
+                }
+            }
+        }
+        None
     }
 
     fn next_is_boundary(&self, k: usize) -> bool {
@@ -534,7 +621,13 @@ impl<'a> Machine<'a> {
             return end;
         }
         if e.has(role::GENERIC) {
-            self.sent_generic = true;
+            self.generic_end = end;
+        }
+        if e.has(role::SPEECH_CUE) {
+            self.speech_cue_end = end;
+        }
+        if e.has(role::SPEECH_VERB) {
+            self.speech_verb_end = end;
         }
         if e.has(role::HEDGE) {
             self.hedge_end = end;
@@ -556,15 +649,26 @@ impl<'a> Machine<'a> {
         }
         if e.has(role::COPULA) {
             if let Some(l) = self.queue.last() {
-                if l.conj_after && l.unknown_after_conj {
+                if l.det_after_conj && l.unknown_after_conj {
                     // "the SNR is good, and the clarity index is 15 dB": a new subject
                     self.queue.clear();
                 }
             }
         }
+        if let Some(l) = self.queue.last_mut() {
+            if e.has(role::RELATIVE) && !l.det_after_conj {
+                // "The jitter, which reflects …, is 1.1 %": a relative clause, same subject
+                l.conj_after = false;
+            } else if e.has(role::DET) && l.conj_after {
+                l.det_after_conj = true;
+            }
+        }
         if e.has(role::CONJ) || e.has(role::AND) {
             if let Some(l) = self.queue.last_mut() {
                 l.conj_after = true;
+            }
+            if e.has(role::AND) || self.word_text(i) == b"but" {
+                self.generic_end = usize::MAX;
             }
         }
         let filler = e.has(role::FILLER) || e.has(role::HEDGE) || e.has(role::BOUND_HI) || e.has(role::BOUND_LO);
@@ -646,7 +750,7 @@ impl<'a> Machine<'a> {
         if self.front_is(Quantity::PauseCount) {
             self.consume_front();
         }
-        if self.sent_generic {
+        if self.generic_at(i) {
             return;
         }
         let s = self.toks[i].start;
@@ -801,8 +905,14 @@ impl<'a> Machine<'a> {
     fn label(&mut self, kind: PKind, i: usize, end: usize, need_db: bool) {
         let mut new = Pending::new(kind, end);
         new.need_db = need_db;
+        new.generic = self.generic_at(i);
         if let Some(last) = self.queue.last().copied() {
             let rel = self.relation(last.end, i);
+            // "Articulation rate (excluding pauses): 5.6": a name inside a remark in parentheses
+            // does not replace the label the parentheses follow
+            if self.paren_depth > 0 && last.end <= self.paren_open && rel != Rel::Adjacent && !last.is_distractor() {
+                return;
+            }
             if last.is_f0() && new.is_f0() && rel != Rel::Far && rel != Rel::Coord {
                 if let (PKind::F0 { f0: a, sd: b }, PKind::F0 { f0: c, sd: d }) = (last.kind, new.kind) {
                     let l = self.queue.last_mut().unwrap();
@@ -1203,23 +1313,34 @@ impl<'a> Machine<'a> {
         let bound = if ps == self.bound_end.1 { self.bound_end.0 } else { 0 };
         let mut consumed_to = x.end;
 
-        // 1. the first pending label
+        // 1. the first pending label (or, when it does not take this unit, the next one)
         let mut target: Option<(Quantity, Option<(UnitKind, u32, u32)>)> = None;
+        let mut generic = false;
+        let mut by_label = false;
         if let Some(front) = self.queue.first().copied() {
             match front.kind {
                 PKind::Distractor { .. } => {
                     if let Some((q, pend)) = self.postfix(&x) {
                         target = Some((q, None));
                         consumed_to = pend;
-                    } else if let Some(q) = unit.and_then(implied) {
+                    } else if let Some(q) = unit.and_then(|u| self.implied(u)) {
                         target = Some((q, None));
                     }
                     self.consume_front();
                 }
                 _ => {
-                    if let Some(q) = self.accepts(&front, &x) {
-                        target = Some((q, front.hint));
-                        self.consume_front();
+                    for k in 0..self.queue.len() {
+                        let l = self.queue[k];
+                        if l.is_distractor() {
+                            break;
+                        }
+                        if let Some(q) = self.accepts(&l, &x) {
+                            target = Some((q, l.hint));
+                            generic = l.generic;
+                            by_label = true;
+                            self.queue.remove(k);
+                            break;
+                        }
                     }
                 }
             }
@@ -1233,8 +1354,16 @@ impl<'a> Machine<'a> {
         }
         // 3. a unit that names its quantity
         if target.is_none() {
-            if let Some(q) = unit.and_then(implied) {
+            if let Some(q) = unit.and_then(|u| self.implied(u)) {
                 target = Some((q, None));
+            }
+        }
+        if !by_label && target.is_some() {
+            generic = self.generic_at(x.head);
+            let after_verb = self.speech_verb_end != usize::MAX && x.head >= self.speech_verb_end && x.head - self.speech_verb_end <= 2;
+            if after_verb && target.map_or(false, |t| t.0 == Quantity::PauseCount) {
+                // "the talker said five pauses were enough": transcript content
+                return consumed_to;
             }
         }
         // 4. restated in parentheses right after a claim
@@ -1255,7 +1384,7 @@ impl<'a> Machine<'a> {
         let Some((value, vunit)) = convert(q, &x, hint.map(|h| h.0)) else {
             return x.end;
         };
-        if self.sent_generic {
+        if generic {
             return consumed_to;
         }
         let unit_text = x.unit_span().or(hint.map(|h| (h.1, h.2)));
@@ -1278,6 +1407,15 @@ impl<'a> Machine<'a> {
             self.ctx_f0 = true;
         }
         consumed_to
+    }
+
+    /// The quantity a unit names; "per minute" names the pause rate in a sentence about pauses
+    /// ("pauses: 2 (rate 11.5/min)").
+    fn implied(&self, u: UnitKind) -> Option<Quantity> {
+        implied_by_unit(u).or(match u {
+            UnitKind::PerMin | UnitKind::PerSec if self.sent_pause => Some(Quantity::PauseRate),
+            _ => None,
+        })
     }
 
     fn emit(&mut self, claim: Claim, bare_end: u32, end_tok: usize) {
@@ -1337,6 +1475,19 @@ impl<'a> Machine<'a> {
         let unit = x.unit()?;
         let toks = self.toks;
         let n = toks.len();
+        if unit.is_time() {
+            // "this short clip (roughly 10 seconds)"
+            let mut b = self.prev_sig(x.head);
+            if b != usize::MAX && toks[b].kind == Kind::Word && self.word_entry(toks[b].id).map_or(false, |e| e.has(role::HEDGE)) {
+                b = self.prev_sig(b);
+            }
+            if b != usize::MAX && b > 0 && toks[b].is_punct(p::LPAREN) {
+                let w = self.prev_sig(b);
+                if w != usize::MAX && toks[w].kind == Kind::Word && self.word_entry(toks[w].id).map_or(false, |e| e.has(role::DUR_NOUN)) && !x.is_range {
+                    return Some((Quantity::Duration, x.end));
+                }
+            }
+        }
         let mut k = self.next_sig(x.end);
         if k < n && toks[k].is_punct(p::HYPHEN) {
             k += 1;
@@ -1345,7 +1496,7 @@ impl<'a> Machine<'a> {
             return None;
         }
         if unit.is_time() {
-            // "a 10-second (audio) clip"
+            // "a 10-second (audio) clip", "the clip is 10 seconds long"
             let mut j = k;
             for _ in 0..3 {
                 if j >= n || toks[j].kind != Kind::Word {
@@ -1355,11 +1506,11 @@ impl<'a> Machine<'a> {
                 if e.has(role::DUR_NOUN) {
                     return Some((Quantity::Duration, x.end));
                 }
-                if e.has(role::PAUSE_NOUN) || e.label.is_some() && !e.has(role::DUR_NOUN) {
-                    break;
-                }
                 if e.has(role::LONG) && self.sent_rec && !self.sent_pause {
                     return Some((Quantity::Duration, x.end));
+                }
+                if e.has(role::PAUSE_NOUN) || e.label.is_some() || e.has(role::FILLER) || e.has(role::TIME_PREP) {
+                    break;
                 }
                 j = end;
             }
@@ -1403,7 +1554,7 @@ impl<'a> Machine<'a> {
 }
 
 /// The quantity a unit names by itself.
-fn implied(u: UnitKind) -> Option<Quantity> {
+fn implied_by_unit(u: UnitKind) -> Option<Quantity> {
     match u {
         UnitKind::Pauses => Some(Quantity::PauseCount),
         UnitKind::PausesPerMin | UnitKind::PausesPerSec => Some(Quantity::PauseRate),

@@ -105,6 +105,10 @@ pub mod role {
     pub const NO_PAUSES: u32 = 1 << 25; // "pause-free"
     pub const PLUS_MINUS: u32 = 1 << 26; // "plus or minus"
     pub const REC_NOUN: u32 = 1 << 27; // a noun for the recording / the voice (allowed in a gap)
+    pub const SPEECH_CUE: u32 = 1 << 28; // "says", "transcript": what follows in quotes is transcript content
+    pub const SPEECH_VERB: u32 = 1 << 29; // "said": counts named by their unit nearby are transcript content
+    pub const DET: u32 = 1 << 30; // "the", "its": a new subject after a comma
+    pub const RELATIVE: u32 = 1 << 31; // "which", "that": a relative clause, not a new subject
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -286,14 +290,14 @@ fn build() -> Vocab {
         &[
             "pause rate", "pause rates", "rate of pauses", "rate of pausing", "pausing rate", "pause frequency",
             "frequency of pauses", "pauserate", "pa rate", "prate", "p rate", "pasepm", "pa per m", "pa per min",
-            "p per min", "pa minute", "pa min", "pause rate pr", "pauses rate",
+            "p per min", "pa minute", "pa min", "pause rate pr", "pauses rate", "pper min", "pperm",
         ],
         Q(Qy::PauseRate),
     );
     v.labels(
         &[
             "f0", "fo", "f 0", "fundamental frequency", "fundamental frequencies", "fundamental", "fundamental freq",
-            "pitch", "voice pitch", "vocal pitch", "mf", "f0s",
+            "pitch", "voice pitch", "vocal pitch", "mf", "f0s", "pitched",
         ],
         F0,
     );
@@ -334,7 +338,8 @@ fn build() -> Vocab {
         &[
             "overlap", "overlap ratio", "overlap fraction", "overlap percentage", "overlap proportion", "overlapping speech",
             "overlapped speech", "speech overlap", "overlap rate", "overlapratio", "proportion of overlap",
-            "percentage of overlap", "degree of overlap", "amount of overlap", "overlapping", "talker overlap",
+            "percentage of overlap", "degree of overlap", "amount of overlap", "overlapping", "talker overlap", "overlaps",
+            "overlapped",
             "overlap between speakers", "overlap between the speakers", "overlap between talkers",
         ],
         Q(Qy::OverlapRatio),
@@ -357,11 +362,11 @@ fn build() -> Vocab {
             "channels", "channel count", "number of channels", "rt60", "rt 60", "t60", "t30", "t20", "edt",
             "reverberation time", "reverb time", "reverberation", "reverb", "reverberation level", "decay time", "c50",
             "c80", "d50", "clarity", "clarity index", "drr", "direct to reverberant ratio", "direct to reverberation ratio",
-            "sdr", "si sdr", "sisdr", "si snr", "sisnr", "segmental snr", "seg snr", "segsnr", "sar", "sir",
+            "sdr", "si sdr", "sisdr", "si snr", "sisnr", "segmental snr", "seg snr", "segsnr",
             "signal to interference ratio", "signal to distortion ratio", "pesq", "stoi", "estoi", "mos", "dnsmos",
-            "nisqa", "polqa", "visqol", "mean opinion score", "quality score", "score", "rating", "loudness",
+            "nisqa", "polqa", "visqol", "mean opinion score", "quality score", "quality rating", "overall quality", "loudness",
             "integrated loudness", "loudness range", "lufs", "lra", "true peak", "peak", "peak level", "peaks", "dbfs",
-            "rms", "rms level", "level", "levels", "volume", "gain", "noise level", "noise floor",
+            "rms", "rms level", "volume", "gain", "noise level", "noise floor", "signal level", "speech level estimation",
             "background noise level", "dynamic range", "crest factor", "thd", "total harmonic distortion", "distortion",
             "frequency range", "frequency response", "bandwidth", "cutoff", "cut off", "low pass", "high pass", "lowpass",
             "highpass", "roll off", "rolloff", "spectral centroid", "spectral rolloff", "spectral roll off",
@@ -451,7 +456,7 @@ fn build() -> Vocab {
             "computed", "reads", "reading", "equals", "equal", "to", "recording", "recordings", "audio", "clip", "signal",
             "speech", "voice", "speaker's", "appears", "seems", "appear", "seem", "overall", "local", "total",
             "current", "given", "stated", "reported", "detected", "observed", "found", "here", "ratio", "result",
-            "results", "figure", "number", "count", "has", "have", "shows", "showing", "exhibits", "sits", "stands",
+            "results", "figure", "number", "count", "score", "rating", "level", "levels", "has", "have", "shows", "showing", "exhibits", "sits", "stands",
             "registers", "comes", "on", "set", "very", "quite", "fairly", "relatively", "extremely", "only", "just",
             "measures", "measure", "came", "out", "as", "approx", "estimates", "speaker", "talker", "sample",
             "metric", "rate", "mean", "average", "there", "contains", "contain", "has", "had", "recorded", "exactly",
@@ -600,6 +605,17 @@ fn build() -> Vocab {
     );
     v.roles(&["pause free", "pausefree", "pauseless", "without pausing", "no pausing"], NO_PAUSES);
     v.roles(&["plus or minus", "plus minus", "give or take"], PLUS_MINUS);
+    v.roles(
+        &[
+            "says", "said", "say", "saying", "utters", "uttered", "transcript", "transcription", "transcribed",
+            "transcribed as", "content", "speech content", "spoken content", "text", "sentence", "words", "reads as",
+            "quote", "quoted", "utterance", "phrase", "spoken", "line",
+        ],
+        SPEECH_CUE,
+    );
+    v.roles(&["says", "said", "saying", "utters", "uttered", "tells", "told", "counted", "counts"], SPEECH_VERB);
+    v.roles(&["the", "its", "a", "an", "this", "their", "his", "her", "our", "that"], DET);
+    v.roles(&["which", "who", "that", "where", "whose"], RELATIVE);
 
     // ---- number words ---------------------------------------------------------------------------
     const SMALL: [&str; 20] = [
