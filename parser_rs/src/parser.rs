@@ -150,8 +150,9 @@ pub fn phrase_at(toks: &[Token], v: &Vocab, i: usize) -> Option<(Entry, usize)> 
     let mut node = 0u32;
     let mut k = i;
     let mut nwords = 0usize;
+    let mut skipped = 0usize;
     let mut best = None;
-    while k < toks.len() && nwords <= v.max_phrase_words {
+    while k < toks.len() && nwords <= v.max_phrase_words && skipped <= 8 {
         let t = &toks[k];
         let id = match t.kind {
             Kind::Word => t.id,
@@ -167,6 +168,7 @@ pub fn phrase_at(toks: &[Token], v: &Vocab, i: usize) -> Option<(Entry, usize)> 
                             && toks[k + 1].is_punct(p::SLASH))) =>
             {
                 k += 1;
+                skipped += 1;
                 continue;
             }
             _ => break,
@@ -706,10 +708,11 @@ impl<'a> Machine<'a> {
     /// "no pauses", "without any noticeable pauses", "there aren't any pauses" → pause_count 0.
     fn no_pauses(&mut self, i: usize, mut k: usize) -> Option<usize> {
         let mut steps = 0;
-        while k < self.toks.len() && steps < 5 {
+        while k < self.toks.len() && steps < 8 {
             let t = self.toks[k];
             if is_transparent(&t) {
                 k += 1;
+                steps += 1;
                 continue;
             }
             if t.kind != Kind::Word {
@@ -823,6 +826,9 @@ impl<'a> Machine<'a> {
         let mut words = 0;
         let mut coord = false;
         let mut nonfiller = false;
+        if b - a > 16 {
+            return Rel::Far;
+        }
         for k in a..b {
             let t = &self.toks[k];
             match t.kind {
@@ -1065,8 +1071,11 @@ impl<'a> Machine<'a> {
         if k < n {
             let tk = toks[k];
             // scores: "3/5", "7 out of 10", "2 on a scale"
-            if u1.is_none() && tk.is_punct(p::SLASH) && k + 1 < n && toks[self.next_sig(k + 1)].kind == Kind::Num {
-                return Err(self.skip_number(self.next_sig(k + 1)));
+            if u1.is_none() && tk.is_punct(p::SLASH) {
+                let j = self.next_sig(k + 1);
+                if j < n && toks[j].kind == Kind::Num {
+                    return Err(self.skip_number(j));
+                }
             }
             if tk.kind == Kind::Word {
                 if let Some((e, _)) = self.phrase(k) {
@@ -1308,6 +1317,9 @@ impl<'a> Machine<'a> {
 
     fn bind(&mut self, x: ValueExpr) -> usize {
         let unit = x.unit();
+        if matches!(unit, Some(UnitKind::Pauses) | Some(UnitKind::PausesPerMin) | Some(UnitKind::PausesPerSec)) {
+            self.sent_pause = true;
+        }
         let ps = self.prev_sig(x.head).wrapping_add(1);
         let approx = ps == self.hedge_end || x.pm;
         let bound = if ps == self.bound_end.1 { self.bound_end.0 } else { 0 };

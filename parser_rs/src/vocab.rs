@@ -282,7 +282,7 @@ fn build() -> Vocab {
             "num pauses", "num of pauses", "number pauses", "total pauses", "total number of pauses", "pause number",
             "pauses number", "pause num", "pauses num", "pa count", "pause counts", "pauses", "pause", "total pause count",
             "number of silent pauses", "silent pauses", "number of silences", "silence count", "pazes", "pause total",
-            "pauses total", "pauses detected", "number of pauses detected",
+            "pauses total", "pauses detected", "number of pauses detected", "pa总数", "pause总数",
         ],
         Q(Qy::PauseCount),
     );
@@ -290,7 +290,8 @@ fn build() -> Vocab {
         &[
             "pause rate", "pause rates", "rate of pauses", "rate of pausing", "pausing rate", "pause frequency",
             "frequency of pauses", "pauserate", "pa rate", "prate", "p rate", "pasepm", "pa per m", "pa per min",
-            "p per min", "pa minute", "pa min", "pause rate pr", "pauses rate", "pper min", "pperm",
+            "p per min", "pa minute", "pa min", "pause rate pr", "pauses rate", "pper min", "pperm", "p速率", "pase速率",
+            "pa速率",
         ],
         Q(Qy::PauseRate),
     );
@@ -594,7 +595,7 @@ fn build() -> Vocab {
         TIME_PREP,
     );
     v.roles(&["long", "in length", "in duration", "in total length"], LONG);
-    v.roles(&["none", "nil", "none detected", "none observed", "none noted", "zero pauses"], NONE_WORD);
+    v.roles(&["none", "nil", "none detected", "none observed", "none noted"], NONE_WORD);
     v.roles(&["out of", "on a scale", "on a scale of", "per 5", "per 10"], SCORE);
     v.roles(
         &[
