@@ -35,7 +35,24 @@ fn unit_names() -> Vec<&'static str> {
 fn text_of<'py>(s: &'py Bound<'py, PyString>) -> Cow<'py, str> {
     match s.to_str() {
         Ok(t) => Cow::Borrowed(t),
-        Err(_) => Cow::Owned(s.to_string_lossy().into_owned()),
+        Err(_) => Cow::Owned(replace_surrogates(s)),
+    }
+}
+
+/// A Python string that is not valid Unicode (unpaired surrogates), with each surrogate code point
+/// replaced by U+FFFD, so that character offsets stay Python's.
+fn replace_surrogates(s: &Bound<'_, PyString>) -> String {
+    let utf32 = s
+        .call_method1("encode", ("utf-32-le", "surrogatepass"))
+        .ok()
+        .and_then(|b| b.downcast_into::<PyBytes>().ok());
+    match utf32 {
+        Some(b) => b
+            .as_bytes()
+            .chunks_exact(4)
+            .map(|c| char::from_u32(u32::from_le_bytes([c[0], c[1], c[2], c[3]])).unwrap_or('\u{fffd}'))
+            .collect(),
+        None => s.to_string_lossy().into_owned(),
     }
 }
 
