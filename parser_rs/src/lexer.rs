@@ -457,9 +457,145 @@ fn class_of(ch: char) -> u8 {
     }
 }
 
+/// Byte classes for the word fast path.
+const C_ALNUM: u8 = 1;
+const C_UPPER: u8 = 2;
+const C_ALPHA: u8 = 4;
+const C_LOWER: u8 = 8;
+static CLS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0usize;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_digit() {
+            t[c] = C_ALNUM;
+        } else if b.is_ascii_uppercase() {
+            t[c] = C_ALNUM | C_UPPER | C_ALPHA;
+        } else if b.is_ascii_lowercase() {
+            t[c] = C_ALNUM | C_ALPHA | C_LOWER;
+        }
+        c += 1;
+    }
+    t
+};
+
 fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>) -> usize {
+    // fast path: an ASCII word (letters, digits, inner apostrophes), no subscript. One pass hashes
+    // the lower-cased bytes (c | 0x20 lower-cases letters and keeps digits and apostrophes) and
+    // notes the capitals; camelCase words are split below.
+    let first = CLS[b[i] as usize];
+    let mut h = Vocab::hash_step(Vocab::HASH_SEED, b[i] | 0x20);
+    let mut acc = 0u8; // the classes of the bytes after the first, or-ed
+    let mut j = i;
+    let rest = &b[i..n];
+    for (k, &c) in rest.iter().enumerate().skip(1) {
+        let cls = CLS[c as usize];
+        if cls & C_ALNUM != 0 {
+            acc |= cls;
+            h = Vocab::hash_step(h, c | 0x20);
+            continue;
+        }
+        if c == b'\'' && k > 0 && k + 1 < rest.len() && CLS[rest[k + 1] as usize] & C_ALPHA != 0 {
+            h = Vocab::hash_step(h, c);
+            continue;
+        }
+        if c >= 0x80 || c == b'_' || (c == b'.' && k == 1) {
+            // non-ASCII letters, subscripts ("F_0"), "e.g.": the general path
+            return lex_word_general(text, b, i, n, v, out);
+        }
+        j = i + k;
+        break;
+    }
+    if j == i {
+        j = n;
+    }
+    let len = j - i;
+    let inner_upper = acc & C_UPPER != 0;
+    let has_lower = (acc | first) & C_LOWER != 0;
+    if !inner_upper || !has_lower {
+        // one word: "signal", "SNR", "F0", "RT60"
+        let id = if len <= MAX_WORD_BYTES { v.ascii_word_id(&b[i..j], h) } else { 0 };
+        // written in capitals (two letters or more): "SNR", "HRV"
+        let caps = !has_lower && (acc & C_UPPER != 0) && first & C_UPPER != 0;
+        push(out, Kind::Word, i, j, id, if caps { flag::ALLCAPS } else { 0 }, 0.0);
+        return j;
+    }
+    let mut buf = [0u8; MAX_WORD_BYTES];
+    if len > MAX_WORD_BYTES {
+        push(out, Kind::Word, i, j, 0, 0, 0.0);
+        return j;
+    }
+    for (d, &c) in buf.iter_mut().zip(&b[i..j]) {
+        *d = if c == b'\'' { c } else { c | 0x20 };
+    }
+    // camelCase: "TheSNR", "F0Mean", "MfStdDev", "PAMinute"; "dB", "kHz", "PAUSEs" stay whole
+    let w = &b[i..j];
+    let m = w.len();
+    let class = |k: usize| -> u8 {
+        let c = CLS[w[k] as usize];
+        if c & C_UPPER != 0 {
+            2
+        } else if c & C_ALPHA != 0 {
+            1
+        } else if c & C_ALNUM != 0 {
+            3
+        } else {
+            0
+        }
+    };
+    let mut seg = 0usize;
+    for k in 1..m {
+        let (a, c) = (class(k - 1), class(k));
+        if c != 2 || a == 0 {
+            continue;
+        }
+        let split = if a == 3 {
+            true
+        } else if a == 1 {
+            let mut r = k - 1;
+            while r > 0 && class(r - 1) == 1 {
+                r -= 1;
+            }
+            k - r >= 2 || (r > 0 && class(r - 1) >= 2)
+        } else if k + 1 < m && class(k + 1) == 1 {
+            let mut r = k + 1;
+            while r < m && class(r) == 1 {
+                r += 1;
+            }
+            let mut u = k - 1;
+            while u > 0 && class(u - 1) == 2 {
+                u -= 1;
+            }
+            r - (k + 1) >= 2 && k - u >= 2
+        } else {
+            false
+        };
+        if split {
+            emit_ascii(&buf[seg..k], &w[seg..k], i + seg, i + k, v, out);
+            seg = k;
+        }
+    }
+    emit_ascii(&buf[seg..m], &w[seg..m], i + seg, j, v, out);
+    j
+}
+
+#[inline]
+fn emit_ascii(lower: &[u8], raw: &[u8], s: usize, e: usize, v: &Vocab, out: &mut Vec<Token>) {
+    let id = v.word_id(lower);
+    let mut upper = 0u32;
+    let mut letters = 0u32;
+    for &c in raw {
+        let cls = CLS[c as usize];
+        upper += (cls & C_UPPER != 0) as u32;
+        letters += (cls & C_ALPHA != 0) as u32;
+    }
+    let flags = if letters >= 2 && upper == letters { flag::ALLCAPS } else { 0 };
+    push(out, Kind::Word, s, e, id, flags, 0.0);
+}
+
+fn lex_word_general(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>) -> usize {
     // "e.g." / "i.e." as one word
-    if i + 3 < n && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
+    if i + 3 < n && b[i + 1] == b'.' && matches!(b[i] | 0x20, b'e' | b'i') && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
         let w = [b[i].to_ascii_lowercase(), b[i + 1], b[i + 2].to_ascii_lowercase(), b[i + 3]];
         if (w == *b"e.g." || w == *b"i.e.") && !(i + 4 < n && b[i + 4].is_ascii_alphanumeric()) {
             let word: &[u8] = if w[0] == b'e' { b"eg" } else { b"ie" };
@@ -510,15 +646,18 @@ fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<T
     }
     // split into sub-words at camelCase boundaries
     let word = &text[i..j];
-    let chars: Vec<(usize, char)> = if word.is_ascii() {
-        Vec::new()
-    } else {
-        word.char_indices().collect()
-    };
-    let m = if word.is_ascii() { word.len() } else { chars.len() };
+    let wb = word.as_bytes();
+    if wb.len() > 1 && wb.iter().all(|c| c.is_ascii()) && !wb[1..].iter().any(|c| c.is_ascii_uppercase()) {
+        // the common case: no capital inside the word, nothing to split
+        emit_word(text, i, j, end, v, out);
+        return end;
+    }
+    let ascii = word.is_ascii();
+    let chars: Vec<(usize, char)> = if ascii { Vec::new() } else { word.char_indices().collect() };
+    let m = if ascii { wb.len() } else { chars.len() };
     let at = |k: usize| -> char {
-        if word.is_ascii() {
-            word.as_bytes()[k] as char
+        if ascii {
+            wb[k] as char
         } else {
             chars[k].1
         }
@@ -526,7 +665,7 @@ fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<T
     let off = |k: usize| -> usize {
         if k >= m {
             word.len()
-        } else if word.is_ascii() {
+        } else if ascii {
             k
         } else {
             chars[k].0
@@ -540,20 +679,21 @@ fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<T
         } else {
             let a = class_of(at(k - 1));
             let c = class_of(at(k));
-            let apos = at(k - 1) == '\'' || at(k) == '\'';
-            if apos {
+            if c != 2 || a == 0 {
                 false
-            } else if a == 3 && c == 2 {
+            } else if at(k - 1) == '\'' || at(k) == '\'' {
+                false
+            } else if a == 3 {
                 // "F0Mean" → F0 | Mean
                 true
-            } else if a == 1 && c == 2 {
+            } else if a == 1 {
                 // "TheSNR" → The | SNR, "MfMean" → Mf | Mean, but "dB", "kHz" stay whole
                 let mut r = k - 1;
                 while r > 0 && class_of(at(r - 1)) == 1 {
                     r -= 1;
                 }
                 k - r >= 2 || (r > 0 && class_of(at(r - 1)) >= 2)
-            } else if a == 2 && c == 2 && k + 1 < m && class_of(at(k + 1)) == 1 {
+            } else if k + 1 < m && class_of(at(k + 1)) == 1 {
                 // "SNRValue" → SNR | Value, "PAMinute" → PA | Minute; "PAUSEs", "HRatio" stay whole
                 let mut r = k + 1;
                 while r < m && class_of(at(r)) == 1 {
@@ -572,7 +712,7 @@ fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<T
             let s_off = off(seg_start);
             let e_off = off(k);
             let last = k == m;
-            emit_word(text, i + s_off, i + e_off, if last { i + (end - i) } else { i + e_off }, v, out);
+            emit_word(text, i + s_off, i + e_off, if last { end } else { i + e_off }, v, out);
             seg_start = k;
         }
         k += 1;
@@ -583,11 +723,26 @@ fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<T
 /// Lower-case the word (and the subscript digits of "F₀"/"F_0") and look it up.
 fn emit_word(text: &str, s: usize, e: usize, span_end: usize, v: &Vocab, out: &mut Vec<Token>) {
     let mut buf = [0u8; MAX_WORD_BYTES + 4];
+    let raw = &text[s..span_end.max(e)];
+    let rb = raw.as_bytes();
+    if rb.len() <= MAX_WORD_BYTES && rb.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'\'') {
+        // fast path: a plain ASCII word
+        let mut upper = 0u32;
+        let mut letters = 0u32;
+        for (k, &c) in rb.iter().enumerate() {
+            buf[k] = c.to_ascii_lowercase();
+            upper += c.is_ascii_uppercase() as u32;
+            letters += c.is_ascii_alphabetic() as u32;
+        }
+        let id = v.word_id(&buf[..rb.len()]);
+        let flags = if letters >= 2 && upper == letters { flag::ALLCAPS } else { 0 };
+        push(out, Kind::Word, s, span_end.max(e), id, flags, 0.0);
+        return;
+    }
     let mut len = 0usize;
     let mut too_long = false;
     let mut upper = 0u32;
     let mut letters = 0u32;
-    let raw = &text[s..span_end.max(e)];
     for ch in raw.chars() {
         if ch == '_' || ch == '{' || ch == '}' {
             continue;

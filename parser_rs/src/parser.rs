@@ -147,6 +147,18 @@ pub struct Machine<'a> {
 
 /// Longest phrase of the vocabulary starting at token `i` of `toks`: its entry and the token index after it.
 pub fn phrase_at(toks: &[Token], v: &Vocab, i: usize) -> Option<(Entry, usize)> {
+    // fast path: a word that starts no longer phrase
+    if let Some(t) = toks.get(i) {
+        if t.kind == Kind::Word {
+            if t.id == 0 {
+                return None;
+            }
+            let node = v.child(0, t.id)?;
+            if !v.has_kids(node) {
+                return v.entry(node).map(|e| (*e, i + 1));
+            }
+        }
+    }
     let mut node = 0u32;
     let mut k = i;
     let mut nwords = 0usize;

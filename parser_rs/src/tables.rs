@@ -11,6 +11,9 @@ use crate::vocab::{LabelAtom, Vocab};
 pub fn horizontal_tables(toks: &[Token], v: &Vocab) -> (Vec<(usize, usize)>, Vec<Vec<Token>>) {
     let mut skip = Vec::new();
     let mut seqs = Vec::new();
+    if !toks.iter().any(|t| t.is_punct(p::PIPE)) {
+        return (skip, seqs);
+    }
     // line boundaries
     let mut lines: Vec<(usize, usize)> = Vec::new();
     let mut s = 0usize;

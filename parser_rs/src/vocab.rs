@@ -128,6 +128,18 @@ impl Entry {
 
 pub struct Vocab {
     words: FxHashMap<Box<[u8]>, u16>,
+    /// a 2^16-bit filter over (length, first, second, last byte): most unknown words are rejected
+    /// without hashing them
+    filter: Vec<u64>,
+    /// trie node of each word on its own (index = word id; 0 = none): the first step without a hash
+    first: Vec<u32>,
+    /// children of each trie node as a sorted slice of `kids` (CSR): `kid_start[node]..kid_start[node + 1]`
+    kid_start: Vec<u32>,
+    kids: Vec<(u16, u32)>,
+    /// open-addressing word table: (hash, id) slots; the words' bytes in `arena` at `spans[id]`
+    slots: Vec<(u32, u16)>,
+    arena: Vec<u8>,
+    spans: Vec<(u32, u32)>,
     /// trie over word ids: (node, word) → child
     edges: FxHashMap<(u32, u16), u32>,
     nodes: Vec<Option<Entry>>,
@@ -140,16 +152,98 @@ pub const MAX_WORD_BYTES: usize = 32;
 
 impl Vocab {
     #[inline]
+    fn filter_bit(w: &[u8]) -> usize {
+        let n = w.len();
+        let (a, b, z) = (w[0] as usize, w[n.min(2) - 1] as usize, w[n - 1] as usize);
+        (n.wrapping_mul(0x9E37) ^ a.wrapping_mul(0x85EB) ^ b.wrapping_mul(0xC2B2) ^ z.wrapping_mul(0x27D4)) & 0xFFFF
+    }
+
+    pub const HASH_SEED: u32 = 0x811c_9dc5;
+
+    /// One step of the word hash (the lexer computes it while scanning).
+    #[inline(always)]
+    pub fn hash_step(h: u32, c: u8) -> u32 {
+        (h.rotate_left(5) ^ c as u32).wrapping_mul(0x2722_0a95)
+    }
+
+    #[inline]
+    fn hash(w: &[u8]) -> u32 {
+        let mut h: u32 = Self::HASH_SEED;
+        for &c in w {
+            h = Self::hash_step(h, c);
+        }
+        h | 1
+    }
+
+    /// The id of an ASCII word given its bytes as written and the hash of its lower-cased bytes
+    /// (`c | 0x20` for letters, digits and apostrophes).
+    #[inline(always)]
+    pub fn ascii_word_id(&self, raw: &[u8], h: u32) -> u16 {
+        let h = h | 1;
+        let mask = self.slots.len() - 1;
+        let mut k = (h as usize) & mask;
+        loop {
+            let (sh, id) = self.slots[k];
+            if sh == 0 {
+                return 0;
+            }
+            if sh == h {
+                let (a, b) = self.spans[id as usize];
+                let w = &self.arena[a as usize..b as usize];
+                if w.len() == raw.len() && w.iter().zip(raw).all(|(x, y)| *x == (*y | 0x20)) {
+                    return id;
+                }
+            }
+            k = (k + 1) & mask;
+        }
+    }
+
+    #[inline(always)]
     pub fn word_id(&self, lower: &[u8]) -> u16 {
-        if lower.len() > MAX_WORD_BYTES {
+        if lower.is_empty() || lower.len() > MAX_WORD_BYTES {
             return 0;
         }
-        self.words.get(lower).copied().unwrap_or(0)
+        let bit = Self::filter_bit(lower);
+        if self.filter[bit >> 6] & (1u64 << (bit & 63)) == 0 {
+            return 0;
+        }
+        let h = Self::hash(lower);
+        let mask = self.slots.len() - 1;
+        let mut k = (h as usize) & mask;
+        loop {
+            let (sh, id) = self.slots[k];
+            if sh == 0 {
+                return 0;
+            }
+            if sh == h {
+                let (a, b) = self.spans[id as usize];
+                let w = &self.arena[a as usize..b as usize];
+                if w.len() == lower.len() && w.iter().zip(lower).all(|(x, y)| x == y) {
+                    return id;
+                }
+            }
+            k = (k + 1) & mask;
+        }
     }
 
     #[inline]
     pub fn child(&self, node: u32, word: u16) -> Option<u32> {
-        self.edges.get(&(node, word)).copied()
+        if node == 0 {
+            let c = self.first.get(word as usize).copied().unwrap_or(0);
+            return if c == 0 { None } else { Some(c) };
+        }
+        let (a, b) = (self.kid_start[node as usize] as usize, self.kid_start[node as usize + 1] as usize);
+        let kids = &self.kids[a..b];
+        if kids.len() <= 8 {
+            kids.iter().find(|k| k.0 == word).map(|k| k.1)
+        } else {
+            kids.binary_search_by_key(&word, |k| k.0).ok().map(|i| kids[i].1)
+        }
+    }
+
+    #[inline]
+    pub fn has_kids(&self, node: u32) -> bool {
+        self.kid_start[node as usize] != self.kid_start[node as usize + 1]
     }
 
     #[inline]
@@ -231,6 +325,13 @@ fn build() -> Vocab {
     use Quantity as Qy;
     let mut v = Vocab {
         words: FxHashMap::default(),
+        filter: Vec::new(),
+        first: Vec::new(),
+        kid_start: Vec::new(),
+        kids: Vec::new(),
+        slots: Vec::new(),
+        arena: Vec::new(),
+        spans: Vec::new(),
         edges: FxHashMap::default(),
         nodes: vec![None],
         per_id: 0,
@@ -637,7 +738,47 @@ fn build() -> Vocab {
     v.add("an", Entry { num: Some(NumWord::A), ..Default::default() });
     v.add("single", Entry { num: Some(NumWord::Single), ..Default::default() });
     v.add("dozen", Entry { num: Some(NumWord::Dozen), ..Default::default() });
+    v.finish();
     v
+}
+
+impl Vocab {
+    fn finish(&mut self) {
+        self.filter = vec![0u64; 1 << 10];
+        for w in self.words.keys() {
+            let bit = Self::filter_bit(w);
+            self.filter[bit >> 6] |= 1u64 << (bit & 63);
+        }
+        self.first = vec![0u32; self.words.len() + 2];
+        let mut all: Vec<(u32, u16, u32)> = self.edges.iter().map(|(&(n, w), &c)| (n, w, c)).collect();
+        all.sort_unstable();
+        self.kid_start = vec![0u32; self.nodes.len() + 1];
+        self.kids = Vec::with_capacity(all.len());
+        for &(node, word, child) in &all {
+            if node == 0 {
+                self.first[word as usize] = child;
+            }
+            self.kid_start[node as usize + 1] += 1;
+            self.kids.push((word, child));
+        }
+        for k in 1..self.kid_start.len() {
+            self.kid_start[k] += self.kid_start[k - 1];
+        }
+        let size = (self.words.len() * 4).next_power_of_two();
+        self.slots = vec![(0, 0); size];
+        self.spans = vec![(0, 0); self.words.len() + 1];
+        for (w, &id) in self.words.iter() {
+            let a = self.arena.len() as u32;
+            self.arena.extend_from_slice(w);
+            self.spans[id as usize] = (a, self.arena.len() as u32);
+            let h = Self::hash(w);
+            let mut k = (h as usize) & (size - 1);
+            while self.slots[k].0 != 0 {
+                k = (k + 1) & (size - 1);
+            }
+            self.slots[k] = (h, id);
+        }
+    }
 }
 
 #[cfg(test)]
