@@ -85,6 +85,13 @@ def timed(f):
     return time.perf_counter() - t0, r
 
 
+def cpu_timed(f):
+    """Wall seconds, and CPU seconds of this thread (the one-thread parses run on it)."""
+    c0, t0 = time.thread_time(), time.perf_counter()
+    r = f()
+    return time.perf_counter() - t0, time.thread_time() - c0, r
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1_000_000, help="generations to synthesise")
@@ -99,30 +106,55 @@ def main(argv: list[str] | None = None) -> dict:
     mb = nbytes / 1e6
     print(f"synthesised {a.n:,} generations, {mb:.1f} MB from {len(tpls)} dev templates in {t_syn:.1f} s", file=sys.stderr)
 
-    t1, cols1 = timed(lambda: parse_batch(corpus, threads=1))
+    load = os.getloadavg()
+    t1, c1, cols1 = cpu_timed(lambda: parse_batch(corpus, threads=1))
+    p0 = time.process_time()
     tall, colsall = timed(lambda: parse_batch(corpus))
+    pall = time.process_time() - p0
     assert len(cols1) == len(colsall) and np.array_equal(cols1.value, colsall.value)
 
     sub = corpus.slice(0, a.yardstick_n).to_pylist()
     sub_mb = sum(len(s.encode("utf-8")) for s in sub) / 1e6
-    ty, _ = timed(lambda: [regex_yardstick.parse(s) for s in sub])
-    tr, _ = timed(lambda: parse_batch(sub, threads=1))
+    ty, cy, _ = cpu_timed(lambda: [regex_yardstick.parse(s) for s in sub])
+    tr, cr, _ = cpu_timed(lambda: parse_batch(sub, threads=1))
 
     result = {
+        "load_average_1_5_15min_before": [round(x, 2) for x in load],
+        "note": "wall-clock figures depend on the machine's load; CPU-second figures are per second of CPU time",
         "generations": a.n,
         "megabytes": round(mb, 2),
         "claims": len(cols1),
         "cores": os.cpu_count(),
-        "rust_one_thread": {"seconds": round(t1, 3), "MB_per_s": round(mb / t1, 1), "generations_per_s": round(a.n / t1)},
-        "rust_all_cores": {"seconds": round(tall, 3), "MB_per_s": round(mb / tall, 1), "generations_per_s": round(a.n / tall)},
+        "rust_one_thread": {
+            "seconds": round(t1, 3),
+            "cpu_seconds": round(c1, 3),
+            "MB_per_s": round(mb / t1, 1),
+            "MB_per_cpu_s": round(mb / c1, 1),
+            "generations_per_s": round(a.n / t1),
+            "generations_per_cpu_s": round(a.n / c1),
+        },
+        "rust_all_cores": {
+            "seconds": round(tall, 3),
+            "cpu_seconds": round(pall, 3),
+            "MB_per_s": round(mb / tall, 1),
+            "generations_per_s": round(a.n / tall),
+        },
         "python_re_yardstick": {
             "generations": a.yardstick_n,
             "seconds": round(ty, 3),
+            "cpu_seconds": round(cy, 3),
             "MB_per_s": round(sub_mb / ty, 2),
+            "MB_per_cpu_s": round(sub_mb / cy, 2),
             "generations_per_s": round(a.yardstick_n / ty),
         },
-        "rust_one_thread_on_yardstick_subset": {"seconds": round(tr, 4), "MB_per_s": round(sub_mb / tr, 1)},
-        "speedup_one_thread_vs_re": round((sub_mb / tr) / (sub_mb / ty), 1),
+        "rust_one_thread_on_yardstick_subset": {
+            "seconds": round(tr, 4),
+            "cpu_seconds": round(cr, 4),
+            "MB_per_s": round(sub_mb / tr, 1),
+            "MB_per_cpu_s": round(sub_mb / cr, 1),
+        },
+        "speedup_one_thread_vs_re": round(ty / tr, 1),
+        "speedup_one_thread_vs_re_cpu": round(cy / cr, 1),
     }
     # time grows linearly with length
     prose = " ".join(corpus.slice(0, 2000).to_pylist())

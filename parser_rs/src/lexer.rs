@@ -109,6 +109,7 @@ const MAX_NUM_CHARS: usize = 40;
 /// Tokenise `text` into `out` (cleared first). Texts longer than `u32::MAX` bytes are cut there.
 pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) {
     out.clear();
+    out.reserve(text.len() / 4 + 8);
     let b = text.as_bytes();
     let n = b.len().min(u32::MAX as usize - 1);
     let mut i = 0usize;
@@ -425,11 +426,41 @@ fn lex_number(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize {
         flags |= flag::UNUSABLE;
         f64::NAN
     } else {
-        // the buffer holds ASCII digits and at most one '.'
-        std::str::from_utf8(&buf[..len]).ok().and_then(|s| s.parse::<f64>().ok()).unwrap_or(f64::NAN)
+        decimal_value(&buf[..len])
     };
     push(out, Kind::Num, s, j, 0, flags, num);
     j
+}
+
+/// The value of ASCII digits with at most one '.'. Up to 15 significant digits (all real-world
+/// cases) the mantissa and the power of ten are exact doubles and one division rounds correctly;
+/// longer numbers go through the standard library's parser.
+fn decimal_value(s: &[u8]) -> f64 {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ];
+    let mut mant: u64 = 0;
+    let mut digits = 0u32;
+    let mut frac: Option<u32> = None;
+    for &c in s {
+        if c == b'.' {
+            frac = Some(0);
+            continue;
+        }
+        if digits > 0 || c != b'0' {
+            digits += 1;
+        }
+        mant = mant.wrapping_mul(10).wrapping_add((c - b'0') as u64);
+        if let Some(f) = frac.as_mut() {
+            *f += 1;
+        }
+    }
+    let f = frac.unwrap_or(0) as usize;
+    if digits <= 15 && f < POW10.len() {
+        return mant as f64 / POW10[f];
+    }
+    std::str::from_utf8(s).ok().and_then(|t| t.parse::<f64>().ok()).unwrap_or(f64::NAN)
 }
 
 #[inline]
@@ -488,27 +519,27 @@ fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<T
     let mut acc = 0u8; // the classes of the bytes after the first, or-ed
     let mut j = i;
     let rest = &b[i..n];
-    for (k, &c) in rest.iter().enumerate().skip(1) {
+    let mut k = 1usize;
+    while let Some(&c) = rest.get(k) {
         let cls = CLS[c as usize];
         if cls & C_ALNUM != 0 {
             acc |= cls;
             h = Vocab::hash_step(h, c | 0x20);
+            k += 1;
             continue;
         }
-        if c == b'\'' && k > 0 && k + 1 < rest.len() && CLS[rest[k + 1] as usize] & C_ALPHA != 0 {
+        if c == b'\'' && rest.get(k + 1).map_or(false, |&d| CLS[d as usize] & C_ALPHA != 0) {
             h = Vocab::hash_step(h, c);
+            k += 1;
             continue;
         }
         if c >= 0x80 || c == b'_' || (c == b'.' && k == 1) {
             // non-ASCII letters, subscripts ("F_0"), "e.g.": the general path
             return lex_word_general(text, b, i, n, v, out);
         }
-        j = i + k;
         break;
     }
-    if j == i {
-        j = n;
-    }
+    j += k;
     let len = j - i;
     let inner_upper = acc & C_UPPER != 0;
     let has_lower = (acc | first) & C_LOWER != 0;
