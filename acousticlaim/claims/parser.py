@@ -116,20 +116,6 @@ class ClaimColumns:
             cols["text_index"] = cols["text_index"] + index_offset
         return cls(**cols, unit_text_categories=list(raw["unit_text_categories"]))
 
-    @classmethod
-    def concat(cls, parts: Sequence["ClaimColumns"]) -> "ClaimColumns":
-        if not parts:
-            return cls._from_raw(_parser.parse_many([]))
-        cats: list[str] = []
-        where: dict[str, int] = {}
-        codes = []
-        for part in parts:
-            remap = np.array([where.setdefault(c, len(where)) for c in part.unit_text_categories] or [0], dtype=np.int32)
-            cats = list(where)
-            codes.append(np.where(part.unit_text < 0, -1, remap[np.maximum(part.unit_text, 0)]).astype(np.int32))
-        fields = {k: np.concatenate([getattr(p, k) for p in parts]) for k in _DTYPES if k != "unit_text"}
-        return cls(**fields, unit_text=np.concatenate(codes), unit_text_categories=cats)
-
     def to_pandas(self) -> pd.DataFrame:
         """One row per claim: text_index, quantity, value, unit, unit_text, start, end, byte_start,
         byte_end, approx, is_range, bound (quantity/unit/unit_text as categoricals)."""
@@ -152,39 +138,34 @@ class ClaimColumns:
         )
 
 
-def _arrow_chunks(texts) -> list:
+def _parse_arrow(texts, truncated, threads: int) -> ClaimColumns:
+    """A pyarrow string/large_string Array or ChunkedArray, parsed in one batch from its buffers."""
     import pyarrow as pa
 
-    if isinstance(texts, pa.ChunkedArray):
-        return list(texts.chunks)
-    return [texts]
-
-
-def _parse_arrow_chunk(arr, truncated, threads: int) -> ClaimColumns:
-    import pyarrow as pa
-
-    if pa.types.is_string(arr.type):
+    chunks = list(texts.chunks) if isinstance(texts, pa.ChunkedArray) else [texts]
+    kind = texts.type
+    if pa.types.is_string(kind):
         large = False
-    elif pa.types.is_large_string(arr.type):
+    elif pa.types.is_large_string(kind):
         large = True
     else:
-        raise TypeError(f"parse_batch() needs a string or large_string Arrow array, not {arr.type}")
-    validity, offsets, data = arr.buffers()[:3]
-    raw = _parser.parse_arrow(
-        offsets.address,
-        offsets.size,
-        data.address if data is not None else 0,
-        data.size if data is not None else 0,
-        validity.address if validity is not None else 0,
-        validity.size if validity is not None else 0,
-        arr.offset,
-        len(arr),
-        large,
-        arr,
-        truncated,
-        threads,
-    )
-    return ClaimColumns._from_raw(raw)
+        raise TypeError(f"parse_batch() needs a string or large_string Arrow array, not {kind}")
+    spec = []
+    for arr in chunks:
+        validity, offsets, data = arr.buffers()[:3]
+        spec.append(
+            (
+                offsets.address,
+                offsets.size,
+                data.address if data is not None else 0,
+                data.size if data is not None else 0,
+                validity.address if validity is not None else 0,
+                validity.size if validity is not None else 0,
+                arr.offset,
+                len(arr),
+            )
+        )
+    return ClaimColumns._from_raw(_parser.parse_arrow(spec, large, texts, truncated, threads))
 
 
 def parse_batch(
@@ -208,19 +189,10 @@ def parse_batch(
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         is_arrow = False
     if is_arrow:
-        chunks = _arrow_chunks(texts)
-        total = sum(len(c) for c in chunks)
-        if mask is not None and len(mask) != total:
-            raise ValueError(f"truncated has {len(mask)} entries for {total} texts")
-        parts, offset = [], 0
-        for c in chunks:
-            m = None if mask is None else mask[offset : offset + len(c)]
-            part = _parse_arrow_chunk(c, m, nthreads)
-            if offset:
-                part.text_index = part.text_index + offset
-            parts.append(part)
-            offset += len(c)
-        return parts[0] if len(parts) == 1 else ClaimColumns.concat(parts)
+        n = len(texts)
+        if mask is not None and len(mask) != n:
+            raise ValueError(f"truncated has {len(mask)} entries for {n} texts")
+        return _parse_arrow(texts, mask, nthreads)
     if isinstance(texts, pd.Series):
         texts = texts.tolist()
     elif not isinstance(texts, (list, tuple)):

@@ -169,23 +169,18 @@ fn parse_many<'py>(
     columns_to_dict(py, &cols)
 }
 
-/// Parse an Arrow string array given by the addresses and sizes of its buffers (zero-copy; the
-/// wrapper passes `pyarrow.Buffer.address`/`.size` and keeps the array alive in `keepalive`):
-/// `offsets` (int32, or int64 when `large`), `data` (UTF-8 bytes), optional `validity` bitmap
-/// (address 0 when absent), the array's `offset` and `length`. Null entries parse as empty texts.
+/// One chunk of an Arrow string array: addresses and sizes (bytes) of its offsets, data and
+/// validity buffers (validity address 0 when absent), its offset and its length.
+type ArrowChunk = (usize, usize, usize, usize, usize, usize, usize, usize);
+
+/// Parse the chunks of an Arrow string (or large_string, `large`) array in one batch, zero-copy.
+/// The wrapper passes `pyarrow.Buffer.address`/`.size` and keeps the array alive in `keepalive`.
+/// Null entries parse as empty texts. Text indices run over the chunks in order.
 #[pyfunction]
-#[pyo3(signature = (offsets_addr, offsets_size, data_addr, data_size, validity_addr, validity_size, offset, length, large, keepalive, truncated=None, threads=0))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (chunks, large, keepalive, truncated=None, threads=0))]
 fn parse_arrow<'py>(
     py: Python<'py>,
-    offsets_addr: usize,
-    offsets_size: usize,
-    data_addr: usize,
-    data_size: usize,
-    validity_addr: usize,
-    validity_size: usize,
-    offset: usize,
-    length: usize,
+    chunks: Vec<ArrowChunk>,
     large: bool,
     keepalive: &Bound<'py, PyAny>,
     truncated: Option<&Bound<'py, PyAny>>,
@@ -193,54 +188,61 @@ fn parse_arrow<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let _keep = keepalive.clone();
     let width = if large { 8 } else { 4 };
-    if offsets_addr == 0 || offsets_size < (offset + length + 1) * width {
-        return Err(PyValueError::new_err(format!(
-            "offsets buffer holds {} bytes, need {}",
-            offsets_size,
-            (offset + length + 1) * width
-        )));
-    }
-    if validity_addr != 0 && validity_size * 8 < offset + length {
-        return Err(PyValueError::new_err("validity bitmap shorter than the array"));
-    }
-    // SAFETY: the addresses and sizes come from pyarrow buffers of the array held in `keepalive`
-    // for the whole call; Arrow buffers are immutable and suitably aligned (Arrow aligns to 8+).
-    let data: &[u8] = if data_size == 0 {
-        &[]
-    } else {
-        unsafe { std::slice::from_raw_parts(data_addr as *const u8, data_size) }
-    };
-    let offs: Vec<i64> = if large {
-        let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i64, offsets_size / 8) };
-        s.to_vec()
-    } else {
-        let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i32, offsets_size / 4) };
-        s.iter().map(|&x| x as i64).collect()
-    };
-    let valid: Option<&[u8]> = if validity_addr != 0 {
-        Some(unsafe { std::slice::from_raw_parts(validity_addr as *const u8, validity_size) })
-    } else {
-        None
-    };
-    let mut views: Vec<Cow<'_, str>> = Vec::with_capacity(length);
-    for k in 0..length {
-        let j = offset + k;
-        let is_valid = valid.map_or(true, |m| (m[j / 8] >> (j % 8)) & 1 == 1);
-        if !is_valid {
-            views.push(Cow::Borrowed(""));
-            continue;
+    let total: usize = chunks.iter().map(|c| c.7).sum();
+    let mut views: Vec<Cow<'_, str>> = Vec::with_capacity(total);
+    for (ci, &(offsets_addr, offsets_size, data_addr, data_size, validity_addr, validity_size, offset, length)) in
+        chunks.iter().enumerate()
+    {
+        if offsets_addr == 0 || offsets_size < (offset + length + 1) * width {
+            return Err(PyValueError::new_err(format!(
+                "chunk {ci}: offsets buffer holds {offsets_size} bytes, need {}",
+                (offset + length + 1) * width
+            )));
         }
-        let (s, e) = (offs[j], offs[j + 1]);
-        if s < 0 || e < s || e as usize > data.len() {
-            return Err(PyValueError::new_err(format!("string {k}: offsets {s}..{e} outside the data buffer")));
+        if validity_addr != 0 && validity_size * 8 < offset + length {
+            return Err(PyValueError::new_err(format!("chunk {ci}: validity bitmap shorter than the array")));
         }
-        let raw = &data[s as usize..e as usize];
-        views.push(match std::str::from_utf8(raw) {
-            Ok(t) => Cow::Borrowed(t),
-            Err(_) => Cow::Owned(String::from_utf8_lossy(raw).into_owned()),
-        });
+        // SAFETY: the addresses and sizes come from pyarrow buffers of the array held in
+        // `keepalive` for the whole call; Arrow buffers are immutable and aligned (to 8 or more).
+        let data: &[u8] = if data_size == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(data_addr as *const u8, data_size) }
+        };
+        let valid: Option<&[u8]> = if validity_addr != 0 {
+            Some(unsafe { std::slice::from_raw_parts(validity_addr as *const u8, validity_size) })
+        } else {
+            None
+        };
+        let off = |j: usize| -> i64 {
+            if large {
+                let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i64, offsets_size / 8) };
+                s[j]
+            } else {
+                let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i32, offsets_size / 4) };
+                s[j] as i64
+            }
+        };
+        for k in 0..length {
+            let j = offset + k;
+            if valid.map_or(false, |m| (m[j / 8] >> (j % 8)) & 1 == 0) {
+                views.push(Cow::Borrowed(""));
+                continue;
+            }
+            let (s, e) = (off(j), off(j + 1));
+            if s < 0 || e < s || e as usize > data.len() {
+                return Err(PyValueError::new_err(format!(
+                    "chunk {ci}, string {k}: offsets {s}..{e} outside the data buffer"
+                )));
+            }
+            let raw = &data[s as usize..e as usize];
+            views.push(match std::str::from_utf8(raw) {
+                Ok(t) => Cow::Borrowed(t),
+                Err(_) => Cow::Owned(String::from_utf8_lossy(raw).into_owned()),
+            });
+        }
     }
-    let mask = mask_of(truncated, length)?;
+    let mask = mask_of(truncated, total)?;
     let cols = py.allow_threads(|| guard("parse_arrow", || parse_batch(&views, mask.as_deref(), threads)))?;
     drop(views);
     columns_to_dict(py, &cols)
