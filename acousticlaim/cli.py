@@ -154,6 +154,26 @@ def import_generations_cmd(
     )
 
 
+@app.command("audit-parser")
+def audit_parser_cmd(
+    labels: Path = typer.Argument(..., help="JSON Lines of {text, gold: [{quantity, value, unit, span}], truncated?}"),
+    show: int = typer.Option(0, "--show", help="also print up to this many mistakes (missed / false positive)"),
+) -> None:
+    """Precision and recall of the claim parser per quantity against hand-labelled texts."""
+    from acousticlaim.claims.audit import LabelsError, audit, format_report, load_labels
+
+    try:
+        items = load_labels(labels)
+    except LabelsError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2)
+    report = audit(items)
+    print(format_report(report))
+    for m in report.mistakes[:show]:
+        snippet = m.text.replace("\n", " ")[:300]
+        print(f"- {m.id}: {m.kind} {m.quantity}={m.value:g} | {snippet}")
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     app(args=argv)
 
