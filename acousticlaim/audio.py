@@ -92,16 +92,24 @@ def load_audio(
     min_duration_s: float = MIN_DURATION_S,
     allow_silent: bool = False,
     max_duration_s: float | None = None,
+    offset_s: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     """Read ``path`` as a validated mono float64 waveform at ``target_sr``.
 
-    ``max_duration_s`` truncates (after resampling), as the corpus does to 10 s.
+    ``offset_s`` and ``max_duration_s`` read a segment (only that segment is decoded, so a clip can be
+    cut from an hour-long meeting recording); ``max_duration_s`` alone truncates, as the corpus does to 10 s.
     """
     path = Path(path)
     if not path.exists():
         raise AudioError(path, "no such file")
     try:
-        data, sr = sf.read(str(path), dtype="float64", always_2d=False)
+        if offset_s or max_duration_s is not None:
+            native_sr = sf.info(str(path)).samplerate
+            start = int(round(offset_s * native_sr))
+            stop = None if max_duration_s is None else start + int(round(max_duration_s * native_sr))
+            data, sr = sf.read(str(path), dtype="float64", always_2d=False, start=start, stop=stop)
+        else:
+            data, sr = sf.read(str(path), dtype="float64", always_2d=False)
     except Exception as exc:  # soundfile raises LibsndfileError, RuntimeError, TypeError… on bad files
         raise AudioError(path, f"cannot be decoded as audio ({type(exc).__name__}: {exc})") from exc
     data = to_mono(data)

@@ -50,6 +50,130 @@ def build_corpus_cmd(
     console.print(f"{result.n_clips} clips, {result.n_failures} failures → {out}")
 
 
+def _reading_cell(reading: dict) -> str:
+    if reading["defined"]:
+        value = reading["value"]
+        return f"{value:.4g}" if isinstance(value, float) else str(value)
+    return f"undefined: {reading['reason']}"
+
+
+@app.command()
+def measure(
+    files: list[Path] = typer.Argument(..., help="audio files (any format soundfile reads; resampled to 16 kHz mono)"),
+    fmt: str = typer.Option("json", "--format", help="json | table"),
+    srmr_normal: bool = typer.Option(False, "--srmr-normal", help="SRMR with the time-domain gammatone filterbank (slow) instead of fast mode"),
+) -> None:
+    """The ten instrument readings of each file, with loudness (LUFS) and the F0 contour summary."""
+    from acousticlaim.instruments.measure import measure_file
+
+    if fmt not in ("json", "table"):
+        raise typer.BadParameter(f"--format {fmt!r}: use json or table")
+    results = [measure_file(f, srmr_fast=not srmr_normal) for f in files]
+    if fmt == "json":
+        payload = [r.to_dict() for r in results]
+        typer.echo(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2, default=str))
+    else:
+        from rich.table import Table
+
+        from acousticlaim.quantities import get
+
+        for r in results:
+            d = r.to_dict()
+            table = Table("quantity", "value", "unit", title=f"{r.path} ({r.duration_s if r.duration_s is not None else '?'} s)")
+            for key, reading in d["readings"].items():
+                table.add_row(key + ("" if get(key).scored else " (unscored)"), _reading_cell(reading), reading["unit"])
+            lufs = d["loudness"].get("integrated_lufs")
+            if lufs is not None:
+                table.add_row("loudness", _reading_cell(lufs), "LUFS")
+            contour = d["f0_contour"]
+            if "median_hz" in contour:
+                table.add_row("F0 contour", f"median {contour['median_hz']} Hz, 10-90 % range {contour['range_st']} st, "
+                              f"slope {contour['slope_st_per_s']} st/s, voiced {contour['voiced_fraction']:.0%}", "")
+            console.print(table)
+    if any(r.error for r in results):
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def check(
+    file: Path = typer.Argument(..., help="the audio file the text describes"),
+    text: str = typer.Argument(..., help="a description with numeric claims, e.g. \"mean pitch about 180 Hz, jitter 1.2%\""),
+    fmt: str = typer.Option("table", "--format", help="table | json"),
+) -> None:
+    """Parse the claims in TEXT, measure FILE, and print each claim beside the instrument's value and the error."""
+    from acousticlaim.instruments.check import check_claims
+    from acousticlaim.instruments.measure import measure_file
+
+    if fmt not in ("json", "table"):
+        raise typer.BadParameter(f"--format {fmt!r}: use json or table")
+    try:
+        from acousticlaim.claims.parser import parse
+    except ImportError as exc:
+        console.print(f"[red]the claim parser (acousticlaim.claims.parser) is not available in this build: {exc}")
+        raise typer.Exit(code=2)
+    claims = parse(text)
+    measurement = measure_file(file)
+    checks = check_claims(measurement, claims, text)
+    if fmt == "json":
+        typer.echo(json.dumps({"file": str(file), "error": measurement.error or None, "claims": [c.to_dict() for c in checks]}, indent=2))
+    else:
+        from rich.table import Table
+
+        if not checks:
+            console.print("no numeric claims found in the text")
+        table = Table("quantity", "stated", "measured", "unit", "error", "relative", "note", title=str(file))
+        for c in checks:
+            measured = "" if c.measured is None else (f"{c.measured.value:.4g}" if c.measured.defined else "undefined")
+            err = "" if c.error != c.error else f"{c.error:+.4g}"
+            rel = "" if c.relative_error != c.relative_error else f"{c.relative_error:+.1%}"
+            table.add_row(c.quantity, f"{c.stated:.4g}", measured, c.unit, err, rel, c.note)
+        console.print(table)
+    if measurement.error:
+        raise typer.Exit(code=1)
+
+
+@app.command("import-generations")
+def import_generations_cmd(
+    file: Path = typer.Argument(..., help="generations made elsewhere: our JSONL, or the paper's released per-run JSON"),
+    system: str = typer.Option(..., "--system", help="the panel name to file them under (data/generations/<system>.jsonl)"),
+    out: Path = typer.Option(Path("data/generations"), help="the generations folder"),
+) -> None:
+    """Validate every record of FILE and add the generations to the system's store (nothing is written if any is malformed)."""
+    from acousticlaim.panel.importing import GenerationImportError, import_generations
+    from acousticlaim.panel.systems import check_system_name
+
+    try:
+        check_system_name(system)
+        summary = import_generations(file, system, out)
+    except (GenerationImportError, ValueError) as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(code=1)
+    typer.echo(
+        f"{summary.path} ({summary.format}): {summary.n_records} generations, {summary.n_written} written, "
+        f"{summary.n_skipped} already present -> {summary.store}"
+    )
+
+
+@app.command("audit-parser")
+def audit_parser_cmd(
+    labels: Path = typer.Argument(..., help="JSON Lines of {text, gold: [{quantity, value, unit, span}], truncated?}"),
+    show: int = typer.Option(0, "--show", help="also print up to this many mistakes (missed / false positive)"),
+) -> None:
+    """Precision and recall of the claim parser per quantity against hand-labelled texts."""
+    from acousticlaim.claims.audit import LabelsError, audit, format_report, load_labels
+
+    try:
+        items = load_labels(labels)
+    except LabelsError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2)
+    report = audit(items)
+    print(format_report(report))
+    for m in report.mistakes[:show]:
+        snippet = m.text.replace("\n", " ")[:300]
+        print(f"- {m.id}: {m.kind} {m.quantity}={m.value:g} | {snippet}")
+
+
 @app.command("rescore-release")
 def rescore_release_cmd(
     panel: Path = typer.Option(Path("../shared/data/panel_sample"),

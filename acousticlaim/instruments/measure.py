@@ -1,0 +1,95 @@
+"""`acousticlaim measure`: every instrument on one recording, as an evidence blueprint.
+
+A file on its own has no stems, so each reading is taken on the file itself (as on AMI, where the
+reference is read on the channel the models hear): the SNR is the within-clip dynamic range
+(90th over 10th percentile of 25-ms frame energy), F0 is read over all voiced frames (no overlap
+windows without stems), and the timing and voice quantities read the whole file. The overlap ratio
+needs the two talkers' stems and is reported undefined. Beside the readings go the integrated
+loudness (LUFS) and the F0 and loudness contour summaries — the kind of blueprint TRACE (seed
+``001``) hands an LLM judge.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from acousticlaim.audio import AudioError, load_audio
+from acousticlaim.instruments.contour import f0_contour_summary
+from acousticlaim.instruments.loudness import loudness_summary
+from acousticlaim.instruments.praat import PraatAnalysis, read_voice
+from acousticlaim.instruments.reading import Reading
+from acousticlaim.instruments.snr import dynamic_range_snr
+from acousticlaim.instruments.srmr import srmr
+from acousticlaim.instruments.timing import read_timing
+from acousticlaim.quantities import ALL_KEYS, get
+
+SNR_ON_FILE = "dynamic range: 10*log10 of the 90th over the 10th percentile of 25-ms frame energy (no stems)"
+F0_ON_FILE = "Praat To Pitch (ac) 75-500 Hz, {} over all voiced frames of the file (no stems, so no overlap windows)"
+ON_FILE = {"snr": SNR_ON_FILE, "f0_mean": F0_ON_FILE.format("mean"), "f0_sd": F0_ON_FILE.format("s.d.")}
+
+
+@dataclass
+class FileMeasurement:
+    """The readings of one file, keyed by quantity, plus the blueprint extras."""
+
+    path: str
+    readings: dict[str, Reading]
+    duration_s: float | None = None
+    loudness: dict[str, Any] = field(default_factory=dict)
+    f0_contour: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        readings = {}
+        for key in ALL_KEYS:
+            q = get(key)
+            reading = self.readings[key]
+            readings[key] = {
+                **reading.to_dict(),
+                "unit": q.unit,
+                "scored": q.scored,
+                "definition": ON_FILE.get(key, q.instrument),
+            }
+        loudness = dict(self.loudness)
+        if isinstance(loudness.get("integrated_lufs"), Reading):
+            loudness["integrated_lufs"] = loudness["integrated_lufs"].to_dict()
+        out = {"file": self.path, "duration_s": self.duration_s, "readings": readings, "loudness": loudness, "f0_contour": self.f0_contour}
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+def measure_waveform(x: np.ndarray, sr: int, *, srmr_fast: bool = True) -> dict[str, Any]:
+    """Readings, loudness and F0 contour of one mono waveform (decoded once, Praat objects built once)."""
+    analysis = PraatAnalysis(x, sr)
+    voice = read_voice(analysis)
+    timing = read_timing(x, sr)
+    readings: dict[str, Reading] = {
+        "snr": dynamic_range_snr(x, sr),
+        "srmr": srmr(x, sr, fast=srmr_fast),
+        **timing.as_dict(),
+        **voice.as_dict(),
+        "overlap_ratio": Reading.undefined("overlap needs the two talkers' separated stems; a single file has none"),
+        "duration": Reading(x.size / sr),
+    }
+    try:
+        times, f0 = analysis.pitch_track
+        contour = f0_contour_summary(times, f0, x.size / sr)
+    except Exception as exc:  # noqa: BLE001 - Praat refuses very short clips; the reason is reported
+        contour = {"reason": f"no pitch track: {' '.join(str(exc).split())}"}
+    return {"readings": readings, "loudness": loudness_summary(x, sr), "f0_contour": contour}
+
+
+def measure_file(path: str | os.PathLike, *, srmr_fast: bool = True) -> FileMeasurement:
+    """Measure one audio file; an unreadable file gives every reading undefined with the loader's reason."""
+    try:
+        x, sr = load_audio(path, allow_silent=True)
+    except AudioError as exc:
+        reason = f"audio unusable: {exc.reason}"
+        return FileMeasurement(str(path), {k: Reading.undefined(reason) for k in ALL_KEYS}, error=str(exc))
+    result = measure_waveform(x, sr, srmr_fast=srmr_fast)
+    return FileMeasurement(str(path), result["readings"], x.size / sr, result["loudness"], result["f0_contour"])

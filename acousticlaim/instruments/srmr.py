@@ -1,0 +1,208 @@
+"""SRMR, the speech-to-reverberation modulation energy ratio (Falk, Zheng & Chan 2010).
+
+Why it is carried here: SRMRpy, the published implementation, is not on PyPI. torchmetrics' SRMR
+needs ``torchaudio.functional.lfilter``; PyPI's newest torchaudio (2.11.1+cu132) does import beside
+our torch (2.15.0+cu132) — checked 2026-11-30 — and its fast mode agrees with SRMRpy to 2e-6
+relative, but torchaudio is pinned to another torch release, would be a large CUDA dependency for
+one filter call, and torchmetrics' normal mode is ~20× slower than SRMRpy's. So AcoustiClaim
+carries its own, on scipy and the ``gammatone`` package (the filterbank code SRMRpy itself uses),
+following SRMRpy (jfsantos/SRMRpy at commit ``fee0097``) step by step with SRMRpy's parameter set,
+which ``SPEC.md`` pins:
+
+1. **Acoustic filterbank**, 23 gammatone channels from ``low_freq`` = 125 Hz to fs/2.
+   ``fast`` (default, as SRMRpy and VERSA): the FFT gammatonegram (``gammatone.fftweight``
+   weights on a 512-point spectrogram, 10-ms Hann window, 2.5-ms hop), an envelope at 400 Hz.
+   Normal: the ERB filterbank (``gammatone.filters.erb_filterbank``) and the magnitude of the
+   analytic signal, an envelope at the full sample rate.
+2. **Modulation filterbank**, 8 second-order band-pass filters (Q = 2), centre frequencies
+   log-spaced from ``min_cf`` = 4 Hz to ``max_cf`` = 128 Hz, on each channel's envelope.
+3. **Energy** in 256-ms periodic-Hamming frames every 64 ms (only whole frames:
+   ``1 + (T - L) // hop`` of them), averaged over frames.
+4. **K\\***: the ERB bandwidth of the channel where the cumulative energy (summed from the
+   end of the channel order) first passes 90 % picks the highest modulation band kept
+   (5–8, against the bands' lower 3-dB cut-offs computed with the audio rate, as SRMRpy does).
+5. **SRMR** = energy of modulation bands 1–4 over bands 5..K\\*. ``norm`` (off by default and
+   in the SPEC) clips the energies to a 30-dB range below the peak first.
+
+Two deliberate differences from SRMRpy, neither of which changes a value SRMRpy returns: the
+spectrogram and the frame energies are vectorised instead of looped, and where SRMRpy leaves K\\*
+unassigned (a bandwidth exactly on a cut-off, or below the fifth, which cannot happen with a
+125-Hz lowest channel) we take the band whose range the bandwidth reaches. A clip shorter than one
+modulation frame, or with no envelope energy, is an undefined reading, not an exception.
+
+``tests/test_srmr.py`` checks the values against SRMRpy's on real speech (``../shared/data/srmr_golden``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from gammatone.fftweight import fft_weights
+from gammatone.filters import centre_freqs, erb_filterbank, make_erb_filters
+from gammatone.gtgram import gtgram_strides
+from scipy.signal import hilbert, lfilter
+
+from acousticlaim.instruments.reading import Reading
+
+N_COCHLEAR_FILTERS = 23
+LOW_FREQ_HZ = 125.0
+MIN_CF_HZ = 4.0
+MAX_CF_HZ = 128.0
+N_MODULATION_FILTERS = 8
+MODULATION_Q = 2.0
+FRAME_S = 0.256
+HOP_S = 0.064
+FAST_ENVELOPE_RATE = 400.0
+FAST_WINDOW_S = 0.010
+FAST_HOP_S = 0.0025
+NORM_RANGE_DB = 30.0
+EAR_Q = 9.26449  # Glasberg and Moore
+MIN_BW_HZ = 24.7
+
+
+@dataclass(frozen=True)
+class SRMRParams:
+    n_cochlear_filters: int = N_COCHLEAR_FILTERS
+    low_freq: float = LOW_FREQ_HZ
+    min_cf: float = MIN_CF_HZ
+    max_cf: float = MAX_CF_HZ
+    fast: bool = True
+    norm: bool = False
+
+
+def modulation_centre_frequencies(min_cf: float = MIN_CF_HZ, max_cf: float = MAX_CF_HZ, n: int = N_MODULATION_FILTERS) -> np.ndarray:
+    """Log-spaced centre frequencies, built by repeated multiplication as SRMRpy does."""
+    factor = (max_cf / min_cf) ** (1.0 / (n - 1))
+    cfs = np.empty(n)
+    cfs[0] = min_cf
+    for k in range(1, n):
+        cfs[k] = cfs[k - 1] * factor
+    return cfs
+
+
+def modulation_filter(w0: float, q: float = MODULATION_Q) -> tuple[np.ndarray, np.ndarray]:
+    """Second-order band-pass (b, a) at normalised angular frequency ``w0`` (bilinear, pre-warped)."""
+    warped = np.tan(w0 / 2.0)
+    bw = warped / q
+    b = np.array([bw, 0.0, -bw])
+    a = np.array([1.0 + bw + warped**2, 2.0 * warped**2 - 2.0, 1.0 - bw + warped**2])
+    return b, a
+
+
+def lower_cutoffs(cfs: np.ndarray, fs: float, q: float = MODULATION_Q) -> np.ndarray:
+    """Lower 3-dB cut-offs of the modulation band-passes (SRMRpy computes them with the audio rate)."""
+    w0 = 2.0 * np.pi * cfs / fs
+    return cfs - np.tan(w0 / 2.0) / q * fs / (2.0 * np.pi)
+
+
+def channel_erbs(low_freq: float, fs: float, n_filters: int) -> np.ndarray:
+    """ERB bandwidth of each gammatone channel, lowest channel first."""
+    return np.flipud(centre_freqs(fs, n_filters, low_freq) / EAR_Q + MIN_BW_HZ)
+
+
+@lru_cache(maxsize=8)
+def _fft_gammatone_weights(fs: int, n_filters: int, low_freq: float) -> tuple[np.ndarray, int, int, int]:
+    nfft = int(2 ** np.ceil(np.log2(2 * FAST_WINDOW_S * fs)))
+    nwin, nhop, _ = gtgram_strides(fs, FAST_WINDOW_S, FAST_HOP_S, 0)
+    weights, _ = fft_weights(nfft, fs, n_filters, 1, low_freq, fs / 2, nfft / 2 + 1)
+    return weights, nfft, nwin, nhop
+
+
+def _centred_hann(nfft: int, nwin: int) -> np.ndarray:
+    """Hann window of width ``nwin`` centred in ``nfft`` points (Ellis's ``specgram`` window)."""
+    half_len = nwin // 2
+    half_fft = nfft // 2
+    used = min(half_fft, half_len)
+    half = 0.5 * (1 + np.cos(np.pi * np.arange(half_len + 1) / half_len))
+    win = np.zeros(nfft)
+    win[half_fft : half_fft + used] = half[:used]
+    win[half_fft : half_fft - used : -1] = half[:used]
+    return win
+
+
+def fft_gammatonegram(x: np.ndarray, fs: int, n_filters: int, low_freq: float) -> np.ndarray:
+    """The FFT-weighted gammatonegram (``gammatone.fftweight.fft_gtgram``), vectorised.
+
+    Frames start every ``hop`` samples at ``0 <= b < len(x) - nfft``; the output has
+    ``1 + (len(x) - nfft) // hop`` columns, the last one zero when the loop stops short of it.
+    """
+    weights, nfft, nwin, nhop = _fft_gammatone_weights(int(fs), int(n_filters), float(low_freq))
+    n = x.shape[0]
+    n_cols = 1 + (n - nfft) // nhop
+    starts = np.arange(0, n - nfft, nhop)
+    window = _centred_hann(nfft, nwin)
+    frames = np.lib.stride_tricks.sliding_window_view(x, nfft)[starts] * window
+    spectrum = np.abs(np.fft.rfft(frames, axis=1)).T  # (nfft/2 + 1, frames)
+    magnitudes = np.zeros((spectrum.shape[0], n_cols))
+    magnitudes[:, : starts.size] = spectrum
+    return weights.dot(magnitudes) / nfft
+
+
+def gammatone_envelopes(x: np.ndarray, fs: int, params: SRMRParams) -> tuple[np.ndarray, float]:
+    """(channel envelopes, envelope rate): the acoustic filterbank stage."""
+    if params.fast:
+        return fft_gammatonegram(x, fs, params.n_cochlear_filters, params.low_freq), FAST_ENVELOPE_RATE
+    cfs = centre_freqs(fs, params.n_cochlear_filters, params.low_freq)
+    channels = erb_filterbank(x, make_erb_filters(fs, cfs))
+    return np.abs(hilbert(channels, axis=-1)), float(fs)
+
+
+def modulation_energy(envelopes: np.ndarray, envelope_rate: float, params: SRMRParams) -> np.ndarray:
+    """Windowed modulation-band energy, shape (channels, 8, frames)."""
+    frame = int(np.ceil(FRAME_S * envelope_rate))
+    hop = int(np.ceil(HOP_S * envelope_rate))
+    n_frames = 1 + (envelopes.shape[1] - frame) // hop
+    window_sq = (np.hamming(frame + 1)[:-1]) ** 2  # periodic Hamming, squared
+    cfs = modulation_centre_frequencies(params.min_cf, params.max_cf)
+    energy = np.zeros((envelopes.shape[0], N_MODULATION_FILTERS, max(n_frames, 0)))
+    if n_frames <= 0:
+        return energy
+    for j, w0 in enumerate(2.0 * np.pi * cfs / envelope_rate):
+        b, a = modulation_filter(w0)
+        band = lfilter(b, a, envelopes, axis=-1) ** 2
+        frames = np.lib.stride_tricks.sliding_window_view(band, frame, axis=-1)[:, : n_frames * hop : hop]
+        energy[:, j, :] = frames @ window_sq
+    return energy
+
+
+def _normalise_energy(energy: np.ndarray, drange_db: float = NORM_RANGE_DB) -> np.ndarray:
+    peak = np.max(np.mean(energy, axis=0))
+    return np.clip(energy, peak * 10.0 ** (-drange_db / 10.0), peak)
+
+
+def _kstar(bandwidth: float, cutoffs: np.ndarray) -> int:
+    """Highest modulation band kept (5..8) for the 90 %-energy bandwidth."""
+    for k in (7, 6, 5):
+        if bandwidth > cutoffs[k]:
+            return k + 1
+    return 5
+
+
+def srmr_details(x: np.ndarray, fs: int, params: SRMRParams = SRMRParams()) -> tuple[Reading, np.ndarray, int]:
+    """(SRMR reading, mean energy per channel and modulation band, K*)."""
+    x = np.asarray(x, dtype=np.float64)
+    envelopes, rate = gammatone_envelopes(x, fs, params)
+    energy = modulation_energy(envelopes, rate, params)
+    if energy.shape[2] == 0:
+        return Reading.undefined(f"SRMR undefined: {x.size / fs:.3f} s is shorter than one {FRAME_S * 1000:.0f}-ms modulation frame"), np.zeros((0, 0)), 0
+    if params.norm:
+        energy = _normalise_energy(energy)
+    avg = energy.mean(axis=2)
+    total = avg.sum()
+    if not np.isfinite(total) or total <= 0:
+        return Reading.undefined("SRMR undefined: no modulation energy in the signal (silent input)"), avg, 0
+    channel_share = np.cumsum(np.flipud(avg.sum(axis=1) * 100.0 / total))
+    k90 = int(np.nonzero(channel_share > 90)[0][0])
+    bandwidth = channel_erbs(params.low_freq, fs, params.n_cochlear_filters)[k90]
+    kstar = _kstar(bandwidth, lower_cutoffs(modulation_centre_frequencies(params.min_cf, params.max_cf), fs))
+    denominator = avg[:, 4:kstar].sum()
+    if denominator <= 0:
+        return Reading.undefined("SRMR undefined: no energy in the high modulation bands"), avg, kstar
+    return Reading(float(avg[:, :4].sum() / denominator)), avg, kstar
+
+
+def srmr(x: np.ndarray, fs: int, *, fast: bool = True, norm: bool = False, **overrides) -> Reading:
+    """The SRMR of ``x`` (a ratio) with SRMRpy's parameters; ``fast`` selects the FFT gammatonegram."""
+    return srmr_details(x, fs, SRMRParams(fast=fast, norm=norm, **overrides))[0]

@@ -1,0 +1,194 @@
+"""A closed model behind an HTTP API, in the Gemini ``generateContent`` shapes.
+
+Request (``POST {endpoint}/models/{model}:generateContent``, key in the ``x-goog-api-key`` header,
+never in the URL)::
+
+    {"contents": [{"role": "user", "parts": [
+         {"inline_data": {"mime_type": "audio/wav", "data": "<base64 16-bit PCM WAV>"}},
+         {"text": "<the rung's prompt>"}]}],
+     "generationConfig": {"temperature": 0, "maxOutputTokens": 160, "seed": <sampling seed>,
+                          "thinkingConfig": {"thinkingLevel": "minimal"}}}
+
+Response: the text of the first candidate's non-thought parts; ``n_tokens`` is
+``usageMetadata.candidatesTokenCount``; ``truncated`` is ``finishReason == "MAX_TOKENS"``. A
+response with no candidate (a blocked prompt) is an empty text with the block reason as its finish
+reason.
+
+The model is asked at temperature 0 with its lowest thinking setting (``thinking`` in
+``params.yaml``: ``{"thinkingLevel": "minimal"}`` for models that take a level,
+``{"thinkingBudget": 0}`` for those that take a budget). The audio goes as the clip's own samples in
+16-bit PCM WAV (the corpus stores 16-bit FLAC, so nothing is lost and nothing is rescaled).
+
+The key is read from the environment variable named in ``api_key_env`` and from nowhere else; it
+is sent only in the request header and never logged, written or put in an error message. Rate limits
+(429) and server errors (5xx) and dropped connections are retried with exponential backoff (honouring
+``Retry-After``) up to ``max_retries`` times.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import logging
+import os
+import random
+import time
+import urllib.error
+import urllib.request
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import soundfile as sf
+
+from acousticlaim.panel.protocol import GenerationRequest, GenerationResult, check_requests
+
+log = logging.getLogger(__name__)
+
+DEFAULT_ENDPOINT = "https://generativelanguage.googleapis.com/v1beta"
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class APIKeyMissing(RuntimeError):
+    """The environment variable that should hold the API key is unset or empty."""
+
+
+class APIError(RuntimeError):
+    """The API refused a request, or kept failing after every retry."""
+
+    def __init__(self, message: str, status: int | None = None):
+        self.status = status
+        super().__init__(message)
+
+
+def wav_bytes(audio: np.ndarray, sample_rate: int) -> bytes:
+    """The waveform as a 16-bit PCM WAV file in memory (samples as they are; soundfile clips at ±1)."""
+    buf = io.BytesIO()
+    sf.write(buf, np.asarray(audio, dtype=np.float64), sample_rate, format="WAV", subtype="PCM_16")
+    return buf.getvalue()
+
+
+class GeminiAdapter:
+    """A ``generateContent``-style HTTP model as a panel member."""
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        name: str | None = None,
+        api_key_env: str = "GEMINI_API_KEY",
+        endpoint: str = DEFAULT_ENDPOINT,
+        max_new_tokens: int = 160,
+        thinking: Mapping[str, Any] | None = None,
+        timeout_s: float = 120.0,
+        max_retries: int = 6,
+        backoff_s: float = 2.0,
+        max_backoff_s: float = 60.0,
+        batch_size: int = 1,
+    ):
+        if not model:
+            raise ValueError("gemini: no model id configured")
+        key = os.environ.get(api_key_env, "")
+        if not key.strip():
+            raise APIKeyMissing(
+                f"gemini: the environment variable {api_key_env} is not set (or empty); the API key is read "
+                "from the environment only, never from params.yaml or a file"
+            )
+        self._key = key.strip()
+        self.model = model
+        self.name = name or model
+        self.api_key_env = api_key_env
+        self.endpoint = endpoint.rstrip("/")
+        self.max_new_tokens = int(max_new_tokens)
+        self.thinking = dict(thinking) if thinking is not None else {"thinkingLevel": "minimal"}
+        self.timeout_s = float(timeout_s)
+        self.max_retries = int(max_retries)
+        self.backoff_s = float(backoff_s)
+        self.max_backoff_s = float(max_backoff_s)
+        self.batch_size = int(batch_size)
+        self.n_retries = 0
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"GeminiAdapter(model={self.model!r}, endpoint={self.endpoint!r}, api_key_env={self.api_key_env!r})"
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "gemini", "model": self.model, "endpoint": self.endpoint, "temperature": 0,
+                "thinking": self.thinking, "max_new_tokens": self.max_new_tokens}
+
+    @property
+    def url(self) -> str:
+        return f"{self.endpoint}/models/{self.model}:generateContent"
+
+    def request_body(self, req: GenerationRequest) -> dict[str, Any]:
+        audio_b64 = base64.b64encode(wav_bytes(req.audio, req.sample_rate)).decode("ascii")
+        return {
+            "contents": [{
+                "role": "user",
+                "parts": [{"inline_data": {"mime_type": "audio/wav", "data": audio_b64}}, {"text": req.prompt}],
+            }],
+            "generationConfig": {
+                "temperature": 0,
+                "maxOutputTokens": self.max_new_tokens,
+                "seed": int(req.seed),
+                "thinkingConfig": dict(self.thinking),
+            },
+        }
+
+    def _post(self, body: dict[str, Any]) -> dict[str, Any]:
+        payload = json.dumps(body).encode("utf-8")
+        for attempt in range(self.max_retries + 1):
+            request = urllib.request.Request(
+                self.url, data=payload, method="POST",
+                headers={"Content-Type": "application/json", "x-goog-api-key": self._key},
+            )
+            retry_after: float | None = None
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout_s) as resp:
+                    return json.loads(resp.read().decode("utf-8"))
+            except urllib.error.HTTPError as exc:
+                detail = exc.read()[:300].decode("utf-8", "replace")
+                if exc.code not in RETRY_STATUSES:
+                    raise APIError(f"gemini {self.model}: HTTP {exc.code} {exc.reason}: {detail}", exc.code) from None
+                status, why = exc.code, f"HTTP {exc.code}"
+                header = exc.headers.get("Retry-After") if exc.headers else None
+                try:
+                    retry_after = float(header) if header is not None else None
+                except ValueError:
+                    retry_after = None
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+                status, why = None, f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
+            except json.JSONDecodeError as exc:
+                raise APIError(f"gemini {self.model}: the response is not JSON ({exc.msg})") from None
+            if attempt == self.max_retries:
+                raise APIError(f"gemini {self.model}: gave up after {self.max_retries} retries (last: {why})", status)
+            delay = min(self.max_backoff_s, self.backoff_s * (2 ** attempt)) * (1 + 0.25 * random.random())
+            if retry_after is not None:
+                delay = max(delay, min(retry_after, self.max_backoff_s))
+            self.n_retries += 1
+            log.warning("gemini %s: %s, retry %d/%d in %.2f s", self.model, why, attempt + 1, self.max_retries, delay)
+            time.sleep(delay)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def parse_response(data: Mapping[str, Any]) -> tuple[str, int | None, bool, str]:
+        """(text, n_tokens, truncated, finish_reason) from a ``generateContent`` response."""
+        candidates = data.get("candidates") or []
+        usage = data.get("usageMetadata") or {}
+        n_tokens = usage.get("candidatesTokenCount")
+        if not candidates:
+            reason = (data.get("promptFeedback") or {}).get("blockReason", "NO_CANDIDATE")
+            return "", 0, False, str(reason)
+        first = candidates[0]
+        parts = (first.get("content") or {}).get("parts") or []
+        text = "".join(p.get("text", "") for p in parts if isinstance(p, Mapping) and not p.get("thought"))
+        finish = str(first.get("finishReason", "STOP"))
+        return text.strip(), (int(n_tokens) if n_tokens is not None else None), finish == "MAX_TOKENS", finish
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[GenerationResult]:
+        check_requests(requests)
+        results = []
+        for req in requests:
+            t0 = time.perf_counter()
+            text, n_tokens, truncated, finish = self.parse_response(self._post(self.request_body(req)))
+            results.append(GenerationResult(text, n_tokens, truncated, time.perf_counter() - t0, finish.lower()))
+        return results

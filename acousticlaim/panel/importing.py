@@ -1,0 +1,197 @@
+"""Import generations made elsewhere (a GPU cluster, another lab, the paper's release).
+
+Two formats are read, told apart by their first non-blank character:
+
+* **our JSONL** (one record per line, :mod:`acousticlaim.panel.records`): every line is validated;
+  the record's ``system`` must be the name it is imported under and its ``prompt_version`` the
+  project's (generations answering other prompts are not comparable);
+* **the released per-run JSON** (``{"system", "model_id", "corpus", "seed", "results": {system:
+  {rung: {"prompt", "generations": [{"stem", "text"}]}}}}``): every rung must be one of ours and its
+  ``prompt`` our verbatim text; each generation becomes a record for clip ``stem`` at the file's
+  ``seed`` and ``corpus``, with ``n_tokens``, ``truncated`` and ``seconds`` unknown (``null``).
+
+Everything is validated before anything is written: one malformed record rejects the file, and the
+error lists every problem with its location (``file:line`` for JSONL, ``file:results.<system>.
+<rung>.generations[i]`` for JSON). Records then go into the system's generation store; a key that is
+already there with the same text is skipped (importing twice changes nothing), with another text it
+is a conflict and is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from acousticlaim.claims.prompts import PROMPT_VERSION, RUNG_IDS, get_rung
+from acousticlaim.panel.records import CORPORA, GenerationRecord, RecordError, parse_record_line
+from acousticlaim.panel.store import GenerationStore
+
+MAX_ERRORS_SHOWN = 20
+
+
+class GenerationImportError(ValueError):
+    """The file cannot be imported; ``errors`` lists every problem found, each with its location."""
+
+    def __init__(self, path: str | os.PathLike, errors: list[str]):
+        self.path = str(path)
+        self.errors = errors
+        shown = errors[:MAX_ERRORS_SHOWN]
+        more = f"\n… and {len(errors) - len(shown)} more" if len(errors) > len(shown) else ""
+        super().__init__(f"{path}: {len(errors)} problem(s), nothing imported:\n" + "\n".join(shown) + more)
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    path: str
+    system: str
+    format: str
+    n_records: int
+    n_written: int
+    n_skipped: int
+    store: str
+
+
+def _read_jsonl(path: Path, system: str, errors: list[str]) -> list[GenerationRecord]:
+    records: list[GenerationRecord] = []
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            loc = f"{path}:{lineno}"
+            if not raw.strip():
+                continue
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                errors.append(f"{loc}: not UTF-8 ({exc.reason})")
+                continue
+            try:
+                rec = parse_record_line(line, loc)
+            except RecordError as exc:
+                errors.append(str(exc))
+                continue
+            if rec.system != system:
+                errors.append(f"{loc}: the record is for system {rec.system!r}, imported as {system!r}")
+                continue
+            if rec.prompt_version != PROMPT_VERSION:
+                errors.append(
+                    f"{loc}: prompt_version {rec.prompt_version!r} is not this project's {PROMPT_VERSION!r}"
+                )
+                continue
+            records.append(replace(rec, source=f"import:{path.name}"))
+    return records
+
+
+def _read_released(path: Path, data: Any, system: str, errors: list[str]) -> list[GenerationRecord]:
+    loc = f"{path}"
+    if not isinstance(data, dict):
+        errors.append(f"{loc}: expected a JSON object at the top level")
+        return []
+    seed, corpus, results = data.get("seed"), data.get("corpus"), data.get("results")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        errors.append(f"{loc}:seed: expected a non-negative integer sampling seed, got {seed!r}")
+    if corpus not in CORPORA:
+        errors.append(f"{loc}:corpus: {corpus!r} is not one of {', '.join(CORPORA)}")
+    if not isinstance(results, dict) or not results:
+        errors.append(f"{loc}:results: expected an object of systems")
+        return []
+    if len(results) != 1:
+        errors.append(f"{loc}:results: holds {len(results)} systems ({', '.join(map(str, results))}); import one file per system")
+        return []
+    model_id = data.get("model_id")
+    source_system, rungs = next(iter(results.items()))
+    rloc = f"{loc}:results.{source_system}"
+    if not isinstance(rungs, dict) or not rungs:
+        errors.append(f"{rloc}: expected an object of rungs")
+        return []
+    if errors:
+        return []
+    records: list[GenerationRecord] = []
+    seen: dict[tuple[str, str], str] = {}
+    for rung_id, block in rungs.items():
+        bloc = f"{rloc}.{rung_id}"
+        if rung_id not in RUNG_IDS:
+            errors.append(f"{bloc}: unknown rung; the rungs are {', '.join(RUNG_IDS)}")
+            continue
+        if not isinstance(block, dict) or not isinstance(block.get("generations"), list):
+            errors.append(f"{bloc}: expected an object with a 'generations' list")
+            continue
+        prompt = block.get("prompt")
+        if prompt is not None and prompt != get_rung(rung_id).text:
+            errors.append(f"{bloc}.prompt: differs from this project's verbatim {rung_id} prompt")
+            continue
+        for i, gen in enumerate(block["generations"]):
+            gloc = f"{bloc}.generations[{i}]"
+            if not isinstance(gen, dict):
+                errors.append(f"{gloc}: expected an object with 'stem' and 'text'")
+                continue
+            stem, text = gen.get("stem"), gen.get("text")
+            if not isinstance(stem, str) or not stem.strip():
+                errors.append(f"{gloc}.stem: expected a non-empty clip id, got {stem!r}")
+                continue
+            if not isinstance(text, str):
+                errors.append(f"{gloc}.text: expected a string, got {type(text).__name__}")
+                continue
+            if (stem, rung_id) in seen:
+                errors.append(f"{gloc}: clip {stem!r} already appears at {seen[(stem, rung_id)]}")
+                continue
+            seen[(stem, rung_id)] = gloc
+            records.append(GenerationRecord(
+                system=system, corpus=corpus, clip_id=stem, rung=rung_id, seed=seed, text=text,
+                prompt_version=PROMPT_VERSION, n_tokens=None, truncated=None, seconds=None,
+                model=model_id if isinstance(model_id, str) else None, source=f"import:{path.name}",
+            ))
+    return records
+
+
+def read_generations(path: str | os.PathLike, system: str) -> tuple[str, list[GenerationRecord]]:
+    """Validate a file of generations; returns (format, records) or raises :class:`GenerationImportError`."""
+    path = Path(path)
+    if not path.is_file():
+        raise GenerationImportError(path, [f"{path}: no such file"])
+    if not system or not system.strip():
+        raise GenerationImportError(path, [f"{path}: no system name to import under"])
+    errors: list[str] = []
+    with path.open("rb") as fh:
+        head = fh.read(4096).lstrip()
+    if not head:
+        raise GenerationImportError(path, [f"{path}: the file is empty"])
+    records: list[GenerationRecord]
+    fmt = "jsonl"
+    try:
+        whole = json.loads(path.read_text(encoding="utf-8")) if head.startswith(b"{") else None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        whole = None  # not one JSON document: read it as JSONL, line by line
+    if isinstance(whole, dict) and "results" in whole:
+        fmt = "released-json"
+        records = _read_released(path, whole, system, errors)
+    else:
+        records = _read_jsonl(path, system, errors)
+        keys: dict[tuple, str] = {}
+        for rec in records:
+            if rec.key in keys:
+                errors.append(f"{path}: key {rec.key} appears twice in the file")
+            keys[rec.key] = rec.text
+    if not errors and not records:
+        errors.append(f"{path}: holds no generations")
+    if errors:
+        raise GenerationImportError(path, errors)
+    return fmt, records
+
+
+def import_generations(path: str | os.PathLike, system: str, out_dir: str | os.PathLike) -> ImportSummary:
+    """Validate ``path`` and add its generations to ``out_dir/<system>.jsonl``."""
+    fmt, records = read_generations(path, system)
+    store_path = Path(out_dir) / f"{system}.jsonl"
+    with GenerationStore(store_path) as store:
+        existing = {r.key: r for r in store.records}
+        conflicts = [
+            f"{path}: {r.key} is already in {store_path} with another text"
+            for r in records if r.key in existing and existing[r.key].text != r.text
+        ]
+        if conflicts:
+            raise GenerationImportError(path, conflicts)
+        new = [r for r in records if r.key not in existing]
+        store.append(new)
+    return ImportSummary(str(path), system, fmt, len(records), len(new), len(records) - len(new), str(store_path))

@@ -1,0 +1,83 @@
+"""The ``generations`` stage: one configured system over the sampling design, resumably.
+
+Reads the ``generations:`` group of ``params.yaml``::
+
+    generations:
+      systems: [estimator, constant]   # the systems `dvc repro` runs (a foreach in dvc.yaml)
+      sampling: {seeds: [0..7], clips_per_seed: 120, split: test, kinds: [mixture, clip]}
+      rungs: [P0_free, P1_numeric, P2_named, P3_template, P4_fewshot]
+      max_duration_s: 10.0
+      panel: {<name>: {kind: …, …}}    # every system that can be run, configured
+
+and writes ``<out>/<system>.jsonl`` (the resumable store), ``<out>/<system>.failures.parquet``
+(clips or requests that failed) and ``<metrics>/<system>.json`` (counts, truncation, speed).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import pandas as pd
+
+from acousticlaim.corpus.manifest import read_manifest
+from acousticlaim.failures import write_failures
+from acousticlaim.io import write_json
+from acousticlaim.panel.local_systems import MeasureFn
+from acousticlaim.panel.runner import RunSummary, manifest_audio_loader, run_generations
+from acousticlaim.panel.sampling import SamplingDesign, generation_jobs
+from acousticlaim.panel.systems import build_system, check_system_name, config_sha, model_id
+
+REFERENCES_NAME = "references.parquet"
+
+
+def system_config(params: Mapping[str, Any], system: str) -> dict[str, Any]:
+    panel = params.get("panel") or {}
+    if system not in panel:
+        raise KeyError(f"generations.panel has no entry {system!r}; configured: {', '.join(panel) or 'none'}")
+    return dict(panel[system])
+
+
+def read_references(references: str | os.PathLike) -> pd.DataFrame:
+    path = Path(references)
+    if path.is_dir():
+        path = path / REFERENCES_NAME
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no references table (run `dvc repro references` first)")
+    return pd.read_parquet(path)
+
+
+def run_stage(
+    system: str,
+    params: Mapping[str, Any],
+    corpus_dir: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    *,
+    references: str | os.PathLike | None = None,
+    metrics_dir: str | os.PathLike | None = None,
+    measure: MeasureFn | None = None,
+    default_measure: Callable[[Mapping[str, Any]], MeasureFn] | None = None,
+) -> RunSummary:
+    """Generate ``system``'s answers for the whole design into ``out_dir``; returns the run summary."""
+    check_system_name(system)
+    cfg = system_config(params, system)
+    manifest = read_manifest(corpus_dir)
+    manifest_dir = Path(corpus_dir) if Path(corpus_dir).is_dir() else Path(corpus_dir).parent
+    design = SamplingDesign.from_params(params.get("sampling") or {})
+    jobs = generation_jobs(manifest, design, params.get("rungs"))
+    refs = read_references(references) if cfg.get("kind") == "constant" else None
+    sysobj = build_system(system, cfg, measure=measure, references=refs, manifest=manifest,
+                          default_measure=default_measure)
+    loader = manifest_audio_loader(manifest, manifest_dir, float(params.get("max_duration_s", 10.0)))
+    out = Path(out_dir)
+    summary, failures = run_generations(
+        sysobj, jobs, out / f"{system}.jsonl", loader, config_sha=config_sha(cfg), model=model_id(cfg)
+    )
+    write_failures(out / f"{system}.failures.parquet", failures)
+    if metrics_dir is not None:
+        write_json(Path(metrics_dir) / f"{system}.json", summary.as_metrics())
+    if summary.n_jobs and summary.n_generated == 0 and summary.n_already_done == 0:
+        raise RuntimeError(f"{system}: every one of {summary.n_jobs} generations failed; see "
+                           f"{out / (system + '.failures.parquet')}")
+    return summary

@@ -1,0 +1,34 @@
+"""DVC stage `calibrate`: withholding thresholds, risk at the cut, selectors and risk–coverage (`calib:` group)."""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from acousticlaim.params import stage_params  # noqa: E402
+from acousticlaim.selective.withholding import calibrate_stage  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--predictions", default="data/predict/predictions.parquet")
+    ap.add_argument("--references", default="data/references/references.parquet")
+    ap.add_argument("--manifest", default="data/corpus/manifest.parquet")
+    ap.add_argument("--features", default=None, help="pooled encoder features: clip_id + numeric columns")
+    ap.add_argument("--out", default="data/calibrate")
+    ap.add_argument("--metrics", default="metrics/calibrate.json")
+    ap.add_argument("--params", default="params.yaml")
+    args = ap.parse_args(argv)
+    result = calibrate_stage(args.predictions, args.references, args.manifest, args.features, args.out,
+                             args.metrics, stage_params("calib", args.params))
+    m = result.metrics
+    pooled = m.get("pooled", {})
+    print(f"calibrate: coverage target {m['coverage_target']}, pooled withholding "
+          f"{pooled.get('withholding_rate', float('nan')):.3f} ± {pooled.get('withholding_rate_sd', float('nan')):.3f}, "
+          f"risk down on {pooled.get('quantities_risk_down_every_split')} of {pooled.get('quantities')} quantities "
+          f"on every split -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

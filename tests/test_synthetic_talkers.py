@@ -1,0 +1,77 @@
+"""The instruments track the generative parameters of synthetic talkers (acousticlaim.corpus.synthetic)."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from scipy.stats import spearmanr
+
+from acousticlaim.corpus.synthetic import draw_talker, synthesize_talker
+from acousticlaim.instruments.praat import read_voice
+from acousticlaim.instruments.timing import read_timing
+
+SR = 16000
+N_TALKERS = 32
+DURATION_S = 7.0
+
+
+@pytest.fixture(scope="module")
+def talkers():
+    rng = np.random.default_rng(2024)
+    rows = []
+    for i in range(N_TALKERS):
+        p = draw_talker(rng, f"t{i}")
+        utt = synthesize_talker(p, DURATION_S, seed=1000 + i)
+        realised = utt.timing_until(DURATION_S)
+        voice = read_voice(utt.waveform, SR)
+        timing = read_timing(utt.waveform, SR)
+        rows.append({
+            "asked_f0": p.f0_hz, "f0_mean": voice.f0_mean.value,
+            "asked_jitter": p.jitter_pct, "jitter": voice.jitter.value,
+            "asked_rate": realised["speaking_rate"], "speaking_rate": timing.speaking_rate.value,
+            "asked_pauses": realised["pause_count"], "pause_count": timing.pause_count.value,
+            "asked_articulation": p.articulation_rate, "articulation_rate": timing.articulation_rate.value,
+        })
+    return {k: np.array([r[k] for r in rows]) for k in rows[0]}
+
+
+@pytest.mark.parametrize("asked, measured", [
+    ("asked_f0", "f0_mean"),
+    ("asked_rate", "speaking_rate"),
+    ("asked_pauses", "pause_count"),
+    ("asked_articulation", "articulation_rate"),
+])
+def test_readings_rank_the_talkers_as_asked(talkers, asked, measured):
+    assert np.isfinite(talkers[measured]).all()
+    assert len(np.unique(talkers[asked])) >= 4  # the talkers really differ
+    assert spearmanr(talkers[asked], talkers[measured])[0] >= 0.9
+
+
+def test_jitter_follows_the_asked_jitter_across_talkers(talkers):
+    # across talkers F0, breathiness and shimmer vary too, so jitter ranks less tightly than in a sweep
+    assert spearmanr(talkers["asked_jitter"], talkers["jitter"])[0] >= 0.7
+
+
+def test_f0_and_pauses_are_read_close_to_the_asked_values(talkers):
+    assert np.median(np.abs(talkers["f0_mean"] / talkers["asked_f0"] - 1)) < 0.05
+    assert np.mean(talkers["pause_count"] == talkers["asked_pauses"]) >= 0.8
+
+
+@pytest.fixture(scope="module")
+def base_talker():
+    p = draw_talker(np.random.default_rng(3), "base")
+    return dataclasses.replace(p, jitter_pct=1.0, shimmer_pct=4.0, breathiness=0.2)
+
+
+@pytest.mark.parametrize("field, values, reading, direction", [
+    ("jitter_pct", [0.4, 0.8, 1.2, 1.6, 2.0, 2.5, 3.0, 3.5], "jitter", 1),
+    ("shimmer_pct", [1, 2, 3, 4, 5, 6, 8, 10], "shimmer", 1),
+    ("breathiness", [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "hnr", -1),
+])
+def test_one_parameter_swept_moves_its_reading_monotonically(base_talker, field, values, reading, direction):
+    measured = []
+    for v in values:
+        utt = synthesize_talker(dataclasses.replace(base_talker, **{field: v}), 4.0, seed=7)
+        measured.append(getattr(read_voice(utt.waveform, SR), reading).value)
+    steps = np.diff(measured) * direction
+    assert (steps > 0).all(), f"{field} -> {reading}: {np.round(measured, 3)}"
