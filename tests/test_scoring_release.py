@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from acousticlaim.claims.prompts import get_rung
 from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.release import (
     read_panel_clips, read_release_references, release_generations, release_speaker, rescore_release, write_release,
@@ -43,8 +44,9 @@ def write_release_tree(root: Path, seeds=(0, 1)) -> tuple[list[Path], dict]:
         gens = [{"stem": c, "text": f"The SNR is {refs[c]['snr_db'] + (1000 if seed and c in MIXTURES[:30] else 0):.4f} dB."}
                 for c in sample]
         dump = {"system": "Sys-X", "corpus": "librimix", "seed": seed,
-                "results": {"Sys-X": {"P2_named": {"prompt": "p", "generations": gens},
-                                      "P0_free": {"prompt": "q", "generations": [{"stem": c, "text": "Clear."} for c in sample]}}}}
+                "results": {"Sys-X": {"P2_named": {"prompt": get_rung("P2_named").text, "generations": gens},
+                                      "P0_free": {"prompt": get_rung("P0_free").text,
+                                                  "generations": [{"stem": c, "text": "Clear."} for c in sample]}}}}
         path = root / "panel" / f"sys-x_librimix_seed{seed}.json"
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps(dump))
@@ -67,8 +69,13 @@ def test_release_references_map_columns_to_registry_keys_and_keep_undefined(tmp_
 
 def test_malformed_release_inputs_are_named(tmp_path):
     bad = tmp_path / "x_librimix_seed0.json"
-    bad.write_text(json.dumps({"results": {"X": {"P0_free": {"generations": [{"stem": 3, "text": "a"}]}}}}))
-    with pytest.raises(ValueError, match=r"x_librimix_seed0.json: results/X/P0_free/generations\[0\]"):
+    bad.write_text(json.dumps({"corpus": "librimix", "seed": 0,
+                               "results": {"X": {"P0_free": {"generations": [{"stem": 3, "text": "a"}]}}}}))
+    with pytest.raises(ValueError, match=r"x_librimix_seed0.json:results.X.P0_free.generations\[0\].stem"):
+        release_generations(bad)
+    bad.write_text(json.dumps({"corpus": "ami", "seed": 0,
+                               "results": {"X": {"P0_free": {"generations": [{"stem": "a", "text": "a"}]}}}}))
+    with pytest.raises(ValueError, match="its name says 'librimix' seed 0"):
         release_generations(bad)
     with pytest.raises(ValueError, match="not a released run file name"):
         release_generations(tmp_path / "whatever.json")
@@ -86,10 +93,10 @@ def test_rescore_pools_seeds_by_clip_against_the_panel_list(tmp_path):
     files, refs = write_release_tree(tmp_path)
     gens = pd.concat([release_generations(f) for f in files])
     assert len(gens) == 120 and set(gens["seed"]) == {0, 1}
-    # claims as a parser reads them from the texts written above (the parser itself is issue 4's)
-    claims = gens[gens["rung"] == "P2_named"].assign(
-        quantity="snr", value=lambda g: g["text"].str.extract(r"is (-?[\d.]+) dB")[0].astype(float), start=11)
-    result = rescore_release(files, tmp_path / "references", tmp_path / "manifests", claims=claims)
+    # the texts go through the project's parser (the claims stage's code)
+    result = rescore_release(files, tmp_path / "references", tmp_path / "manifests")
+    claims = result.claims
+    assert set(claims["quantity"]) == {"snr"} and len(claims) == 60
     cells = result.results.cells.set_index(["rung", "quantity"])
     snr = cells.loc[("P2_named", "snr")]
     drawn = set(MIXTURES[0:30]) | set(MIXTURES[5:35])
@@ -138,3 +145,26 @@ def test_the_real_release_imports_consistently():
     assert len(panel) == 839 and set(panel) <= clips and not any(c.endswith("_s1clean") for c in panel)
     gens = release_generations(SHARED / "panel_sample" / "qwen2-audio-7b_librimix_seed0.json")
     assert len(gens) == 600 and gens["clip_id"].nunique() == 120 and set(gens["clip_id"]) <= set(panel)
+
+
+@pytest.mark.skipif(not (SHARED / "panel_sample").exists(), reason="the released data folder ../shared/data is not on this machine")
+def test_released_seed0_rescores_consistently(tmp_path):
+    from acousticlaim.scoring.release import PAPER_SYSTEM_ORDER, panel_files_in
+
+    files = panel_files_in(SHARED / "panel_sample", ["librimix"])
+    result = rescore_release(files, SHARED / "release" / "references", SHARED / "release" / "manifests",
+                             ScoringConfig(system_order=PAPER_SYSTEM_ORDER))
+    cells = result.results.cells
+    assert len(files) == 5 and len(cells) == 5 * 5 * 10  # every system × rung × scored quantity has its cell
+    assert (cells["panel_clips"] == 839).all() and cells["n"].max() <= 120
+    assert np.allclose(cells["coverage"], cells["n"] / 839)
+    assert ((cells["status"] == "few") == (cells["n"] < 25)).all()
+    # Table 2's entry is the largest ranked ρ over the rungs, and its counts are the cells' own
+    table = result.results.table2.set_index(["system", "quantity"])
+    ranked = cells[cells["status"] == "ranked"]
+    for (system, quantity), rhos in ranked.groupby(["system", "quantity"])["spearman"]:
+        assert table.loc[(system, quantity), "rho"] == pytest.approx(rhos.max())
+    counts = result.results.metrics["table2"]["librimix"]
+    assert counts["ranked"] == len(ranked) and counts["over_bar"] == int((ranked["spearman"] > 0.3).sum())
+    assert counts["cells"] == counts["ranked"] + counts["constant"] + counts["undefined"]
+    assert result.consistency["generations_parsing_to_nothing"] + result.consistency["generations_with_a_claim"] == 3000

@@ -100,66 +100,52 @@ def read_panel_clips(path: str | Path) -> list[str]:
 def release_generations(path: str | Path) -> pd.DataFrame:
     """The generations of one released run file as rows ``system, corpus, clip_id, rung, seed, text``.
 
-    The file name gives the corpus and sampling seed (``<system>_<corpus>_seed<k>.json``); the system is
-    the name under ``results``. A malformed file is an error naming the file and the place.
+    The file is read and validated by the panel's importer (:func:`acousticlaim.panel.importing.
+    read_generations`, the same code as ``acousticlaim import-generations``), under the system name the
+    file itself gives (the one key of ``results``, e.g. ``Qwen2-Audio-7B``, as the paper's tables
+    print it). The file name must agree with the file's corpus and seed. A malformed file is an error
+    naming the file and every place that is wrong.
     """
+    from acousticlaim.panel.importing import GenerationImportError, read_generations
+
     path = Path(path)
     match = _FILE_NAME.match(path.name)
     if not match:
         raise ValueError(f"{path}: not a released run file name (<system>_<corpus>_seed<k>.json)")
     try:
-        dump = json.loads(path.read_text())
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not valid JSON ({err})") from None
-    results = dump.get("results") if isinstance(dump, dict) else None
-    if not isinstance(results, dict) or not results:
-        raise ValueError(f"{path}: no 'results' mapping of system → rung → generations")
+        results = json.loads(path.read_text()).get("results")
+        system = next(iter(results)) if isinstance(results, dict) and results else None
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as err:
+        raise ValueError(f"{path}: not a released run file ({err})") from None
+    if not isinstance(system, str) or not system.strip():
+        raise ValueError(f"{path}: no system under 'results'")
+    try:
+        fmt, records = read_generations(path, system)
+    except GenerationImportError as err:
+        raise ValueError(str(err)) from None
+    if fmt != "released-json":
+        raise ValueError(f"{path}: read as {fmt}, not as a released run file")
+    frame = pd.DataFrame(
+        [(r.system, r.corpus, strip_extension(r.clip_id), r.rung, r.seed, r.text) for r in records],
+        columns=["system", "corpus", "clip_id", "rung", "seed", "text"],
+    )
     corpus, seed = match["corpus"], int(match["seed"])
-    if dump.get("corpus") not in (None, corpus) or dump.get("seed") not in (None, seed):
-        raise ValueError(f"{path}: header says corpus {dump.get('corpus')!r} seed {dump.get('seed')!r}, "
-                         f"the file name says {corpus!r} seed {seed}")
-    rows = []
-    for system, rungs in results.items():
-        if not isinstance(rungs, dict):
-            raise ValueError(f"{path}: results/{system} is not a mapping of rungs")
-        for rung, cell in rungs.items():
-            generations = cell.get("generations") if isinstance(cell, dict) else None
-            if not isinstance(generations, list):
-                raise ValueError(f"{path}: results/{system}/{rung} has no generations list")
-            for i, record in enumerate(generations):
-                if not isinstance(record, dict) or not isinstance(record.get("stem"), str) \
-                        or not isinstance(record.get("text", ""), str):
-                    raise ValueError(f"{path}: results/{system}/{rung}/generations[{i}] lacks a string stem and text")
-                rows.append({"system": system, "corpus": corpus, "clip_id": strip_extension(record["stem"]),
-                             "rung": rung, "seed": seed, "text": record.get("text") or ""})
-    return pd.DataFrame(rows, columns=["system", "corpus", "clip_id", "rung", "seed", "text"])
+    if set(frame["corpus"]) != {corpus} or set(frame["seed"]) != {seed}:
+        raise ValueError(f"{path}: the file holds corpus {sorted(set(frame['corpus']))} seed {sorted(set(frame['seed']))}, "
+                         f"its name says {corpus!r} seed {seed}")
+    return frame
 
 
 def parse_generations(generations: pd.DataFrame) -> pd.DataFrame:
-    """Every generation's claims through the project's parser (``acousticlaim.claims.parser.parse_batch``).
+    """Every generation's claims, through the claims stage's own code (``acousticlaim.claims.extract``).
 
-    Returns one row per claim: ``system, corpus, clip_id, rung, seed, quantity, value, unit, unit_text,
-    start, end, approx, is_range``. The released run files say nothing of truncation, so every text is
-    parsed as complete.
+    One row per claim (``system, corpus, clip_id, rung, seed, quantity, value, unit, unit_text, start,
+    end, …``), exactly as the ``claims`` stage writes ``data/claims/claims.parquet``. The released run
+    files say nothing of truncation, so every text is parsed as complete.
     """
-    try:
-        from acousticlaim.claims import parser
-    except ImportError as err:  # the parser is issue 4's; say so rather than guess
-        raise RuntimeError(
-            "re-scoring needs the project's claim parser, acousticlaim.claims.parser (issue 4), "
-            f"which is not importable here: {err}"
-        ) from None
-    columns = ["system", "corpus", "clip_id", "rung", "seed", "quantity", "value", "unit", "unit_text",
-               "start", "end", "approx", "is_range"]
-    generations = generations.reset_index(drop=True)
-    found = parser.parse_batch(generations["text"].tolist()).to_pandas()
-    if found.empty:
-        return pd.DataFrame(columns=columns)
-    keys = generations.loc[found["text_index"].to_numpy(), ["system", "corpus", "clip_id", "rung", "seed"]]
-    claims = pd.concat([keys.reset_index(drop=True), found.drop(columns="text_index").reset_index(drop=True)], axis=1)
-    for column in ("quantity", "unit", "unit_text"):
-        claims[column] = claims[column].astype(object).where(claims[column].notna(), None)
-    return claims[columns]
+    from acousticlaim.claims.extract import extract_claims
+
+    return extract_claims(generations[["system", "corpus", "clip_id", "rung", "seed", "text"]]).claims
 
 
 def release_speaker(clip_id: str) -> str | None:
