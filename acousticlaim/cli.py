@@ -154,6 +154,59 @@ def import_generations_cmd(
     )
 
 
+@app.command("audit-parser")
+def audit_parser_cmd(
+    labels: Path = typer.Argument(..., help="JSON Lines of {text, gold: [{quantity, value, unit, span}], truncated?}"),
+    show: int = typer.Option(0, "--show", help="also print up to this many mistakes (missed / false positive)"),
+) -> None:
+    """Precision and recall of the claim parser per quantity against hand-labelled texts."""
+    from acousticlaim.claims.audit import LabelsError, audit, format_report, load_labels
+
+    try:
+        items = load_labels(labels)
+    except LabelsError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2)
+    report = audit(items)
+    print(format_report(report))
+    for m in report.mistakes[:show]:
+        snippet = m.text.replace("\n", " ")[:300]
+        print(f"- {m.id}: {m.kind} {m.quantity}={m.value:g} | {snippet}")
+
+
+@app.command("rescore-release")
+def rescore_release_cmd(
+    panel: Path = typer.Option(Path("../shared/data/panel_sample"),
+                               help="folder of released run files <system>_<corpus>_seed<k>.json"),
+    release: Path = typer.Option(Path("../shared/data/release"),
+                                 help="folder holding the released references/ and manifests/"),
+    corpus: list[str] = typer.Option(["librimix", "ami"], help="corpora to re-score (those with run files)"),
+    out: Path = typer.Option(Path("reports/release"), help="folder for table2.md/.csv, cells.parquet, metrics.json"),
+    params: Path = typer.Option(Path("params.yaml"), help="parameter file whose scores: group is read, if present"),
+    pool: Optional[str] = typer.Option(None, help="override scores.pool: first | mean"),
+) -> None:
+    """Re-score the paper's released panel: import its generations and references, parse, produce Table 2."""
+    from acousticlaim.params import load_params
+    from acousticlaim.scoring.config import ScoringConfig
+    from acousticlaim.scoring.release import PAPER_SYSTEM_ORDER, panel_files_in, rescore_release, write_release
+
+    group = dict(load_params(params).get("scores") or {}) if params.exists() else {}
+    group.setdefault("system_order", list(PAPER_SYSTEM_ORDER))
+    if pool is not None:
+        group["pool"] = pool
+    config = ScoringConfig.from_params(group)
+    files = panel_files_in(panel, corpus)
+    result = rescore_release(files, release / "references", release / "manifests", config)
+    for path in write_release(result, out):
+        console.print(f"wrote {path}")
+    metrics = result.results.metrics
+    for name, counts in metrics["table2"].items():
+        console.print(f"{name}: {counts['cells']} cells at n >= {config.n_min}, {counts['ranked']} ranked, "
+                      f"{counts['constant']} constant, {counts['over_bar']} over {config.bar:g}, "
+                      f"null expectation {counts['null_expectation']:.2f}")
+    console.print(json.dumps(metrics["consistency"], indent=1))
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     app(args=argv)
 

@@ -54,11 +54,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for i in range(args.profile_clips):
-            paths = {}
+            paths, sources = {}, {}
             for name, x in (("s1", voiced_burst_audio([(0.5, 3.0), (4.0, 7.5), (8.0, 9.5)], 10.0, rng)),
                             ("s2", voiced_burst_audio([(1.0, 6.0)], 10.0, rng)), ("noise", 0.003 * rng.normal(size=160_000))):
+                sources[name] = x
                 paths[name] = str(write_audio(Path(tmp) / f"c{i}_{name}.flac", x))
-            jobs.append(ProfileJob(f"c{i}", paths["s1"], paths["s2"], paths["noise"], 63, 0.16))
+            paths["mix"] = str(write_audio(Path(tmp) / f"c{i}_mix.flac", sum(sources.values())))
+            jobs.append(ProfileJob(f"c{i}", paths["mix"], paths["s1"], paths["s2"], paths["noise"], 63, 0.16))
         t0, c0 = time.perf_counter(), time.process_time()
         for job in jobs:
             clip_profiles(job)

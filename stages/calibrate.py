@@ -27,7 +27,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"calibrate: coverage target {m['coverage_target']}, pooled withholding "
           f"{pooled.get('withholding_rate', float('nan')):.3f} ± {pooled.get('withholding_rate_sd', float('nan')):.3f}, "
           f"risk down on {pooled.get('quantities_risk_down_every_split')} of {pooled.get('quantities')} quantities "
-          f"on every split -> {args.out}")
+          f"on every split, {pooled.get('quantities_under_floor_kept')} under the nMAE floor on the kept clips "
+          f"-> {args.out}")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,11 @@ def main(argv: list[str] | None = None) -> None:
     if "decomposition" not in params:
         raise KeyError(f"{args.params}: no 'decomposition:' group")
     resolve = partial(resolve_path, Path(args.manifest).parent)
+    # the F0 profile drops the overlap windows the references stage's Masked F0 dropped: its settings
+    references = params.get("references") or {}
+    overlap = {k: references[k] for k in ("min_overlap_s", "vad", "torch_threads") if k in references}
     result = decomposition_stage(args.decomposition, args.manifest, args.out, args.metrics,
-                                 params["decomposition"] or {}, resolve, params.get("executor"))
+                                 params["decomposition"] or {}, resolve, params.get("executor"), overlap)
     m = result.metrics
     print(f"decomposition: {m['mixtures']} mixtures, scored {', '.join(m['scored_quantities']) or 'none'}; "
           f"above chance {', '.join(m['above_chance']) or 'none'}; {m['profile_failures']} recorded failures -> {args.out}")

@@ -8,7 +8,17 @@ from parselmouth.praat import call
 
 from acousticlaim.audio import load_audio
 from acousticlaim.instruments.measure import measure_file
-from acousticlaim.instruments.praat import PraatAnalysis, read_f0, read_voice
+from acousticlaim.corpus.synthetic import draw_talker, synthesize_talker
+from acousticlaim.instruments.praat import (
+    PraatAnalysis,
+    periodic_frame_mask,
+    read_f0,
+    read_hnr,
+    read_periods,
+    read_voice,
+    voiced_f0,
+    voiced_frame_mask,
+)
 from acousticlaim.quantities import ALL_KEYS
 from tests.speech_files import ALL_SPEECH, AMFM_FEMALE, ARCTIC_FEMALE, ARCTIC_MALE, LIBRIVOX_MALE
 
@@ -65,6 +75,42 @@ def test_masked_f0_drops_the_frames_inside_the_windows():
     assert mean.value == pytest.approx(f0[keep].mean()) and sd.value == pytest.approx(f0[keep].std(ddof=1))
     everything = read_f0(analysis, [(0.0, analysis.duration + 1)])
     assert not everything[0].defined and "outside the overlap windows" in everything[0].reason
+    # the frame mask is those very frames: what the frame profiles of the decomposition read
+    mask_times, mask = voiced_frame_mask(analysis, windows)
+    np.testing.assert_array_equal(mask_times, times)
+    np.testing.assert_array_equal(mask, keep)
+    np.testing.assert_array_equal(voiced_f0(analysis, windows), f0[keep])
+    np.testing.assert_array_equal(voiced_frame_mask(analysis)[1], f0 > 0)
+
+
+def _synthetic_talker(seed: int = 3):
+    talker = draw_talker(np.random.default_rng(seed), "t")
+    return talker, synthesize_talker(talker, 5.0, seed=seed)
+
+
+def test_read_periods_lie_in_the_voiced_nuclei_and_follow_f0():
+    talker, utt = _synthetic_talker()
+    analysis = PraatAnalysis(utt.waveform, utt.sr)
+    periods = read_periods(analysis)
+    assert len(periods) > 0.8 * (analysis.n_periods - 1)
+    lengths = np.array([b - a for a, b in periods])
+    assert np.all((lengths >= 0.0001) & (lengths <= 0.02))
+    assert np.median(1 / lengths) == pytest.approx(talker.f0_hz, rel=0.2)
+    spans = [(a - 0.02, b + 0.02) for a, b in utt.nuclei]
+    inside = [any(lo <= a and b <= hi for lo, hi in spans) for a, b in periods]
+    assert np.mean(inside) > 0.98  # pulses are the vowel nuclei's glottal cycles
+    assert read_periods(PraatAnalysis(np.zeros(SR), SR)) == []
+
+
+def test_periodic_frames_are_the_frames_hnr_averages():
+    x = np.concatenate([np.zeros(SR // 2), _tone(1.0), np.zeros(SR // 2)])
+    x = x + 1e-4 * np.random.default_rng(0).normal(size=x.size)
+    analysis = PraatAnalysis(x, SR)
+    times, periodic = periodic_frame_mask(analysis)
+    hnr = analysis.harmonicity_track[1]
+    assert read_hnr(analysis).value == pytest.approx(hnr[periodic].mean(), rel=1e-9)
+    assert periodic[(times > 0.6) & (times < 1.4)].all()
+    assert not periodic[(times < 0.4) | (times > 1.6)].any()
 
 
 @pytest.mark.parametrize("speech", ALL_SPEECH, ids=lambda s: s.name)

@@ -142,3 +142,15 @@ def test_silence_and_tiny_clips_are_explained():
     assert not silent.speaking_rate.defined and "silent" in silent.speaking_rate.reason
     tiny = read_timing(0.1 * np.sin(2 * np.pi * 150 * np.arange(800) / SR), SR)
     assert not tiny.pause_count.defined and "Praat could not" in tiny.pause_count.reason
+
+
+def test_pause_intervals_are_the_gaps_the_pause_count_counts():
+    spans = [(0.5, 1.5), (2.1, 3.1), (3.25, 4.0), (4.6, 5.6)]
+    r = read_timing(_bursts(spans, 6.2), SR)
+    assert len(r.pause_intervals) == r.pause_count.value == 2
+    s = r.sounding_intervals
+    assert r.pause_intervals == ((s[0][1], s[1][0]), (s[1][1], s[2][0]))
+    # the two true pauses (1.5–2.1 s, 4.0–4.6 s), not the 0.15-s gap nor the leading/trailing silence
+    for (a, b), (ta, tb) in zip(r.pause_intervals, [(1.5, 2.1), (4.0, 4.6)]):
+        assert abs(a - ta) < 0.06 and abs(b - tb) < 0.06
+    assert read_timing(np.zeros(SR), SR).pause_intervals == ()

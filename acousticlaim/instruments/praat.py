@@ -45,6 +45,8 @@ JITTER_ARGS = (0.0001, 0.02, 1.3)
 SHIMMER_ARGS = (0.0001, 0.02, 1.3, 1.6)
 # To Harmonicity (cc): time step, minimum pitch, silence threshold, periods per window
 HARMONICITY_CC_ARGS = (0.01, 75.0, 0.1, 1.0)
+# Praat's Harmonicity writes this level in frames without periodicity; its Get mean skips them
+HARMONICITY_UNVOICED_DB = -200.0
 
 Window = tuple[float, float]
 
@@ -83,6 +85,19 @@ class PraatAnalysis:
     def n_periods(self) -> int:
         return int(call(self.point_process, "Get number of points"))
 
+    @cached_property
+    def pulse_times(self) -> np.ndarray:
+        """Times (s) of the glottal pulses of the PointProcess (periodic, cc)."""
+        if self.n_periods == 0:
+            return np.zeros(0)
+        return np.asarray(call(self.point_process, "To Matrix").values[0], dtype=np.float64)
+
+    @cached_property
+    def harmonicity_track(self) -> tuple[np.ndarray, np.ndarray]:
+        """Frame centre times and HNR in dB of the Harmonicity (cc) (−200 where Praat finds no periodicity)."""
+        harmonicity = self.harmonicity
+        return np.asarray(harmonicity.xs(), dtype=np.float64), np.asarray(harmonicity.values[0], dtype=np.float64)
+
 
 def _praat_guard(fn, what: str) -> Reading:
     """Run a Praat reading; a Praat error becomes an undefined reading that names it."""
@@ -93,13 +108,48 @@ def _praat_guard(fn, what: str) -> Reading:
         return Reading.undefined(f"Praat could not {what}: {message}")
 
 
-def voiced_f0(analysis: PraatAnalysis, exclude: Sequence[Window] = ()) -> np.ndarray:
-    """F0 (Hz) of the voiced frames whose centre lies outside every ``exclude`` window."""
+def voiced_frame_mask(analysis: PraatAnalysis, exclude: Sequence[Window] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """(frame times, mask) of the pitch frames F0 reads: voiced, centre outside every ``exclude`` window."""
     times, f0 = analysis.pitch_track
     keep = f0 > 0
     for start, end in exclude:
         keep &= ~((times >= start) & (times < end))
-    return f0[keep]
+    return times, keep
+
+
+def voiced_f0(analysis: PraatAnalysis, exclude: Sequence[Window] = ()) -> np.ndarray:
+    """F0 (Hz) of the voiced frames whose centre lies outside every ``exclude`` window."""
+    _, keep = voiced_frame_mask(analysis, exclude)
+    return analysis.pitch_track[1][keep]
+
+
+def read_periods(analysis: PraatAnalysis) -> list[Window]:
+    """The periods (pulse to next pulse, seconds) that jitter (local) compares.
+
+    Praat's ``Get jitter (local)`` sums ``|T_i − T_(i+1)|`` over consecutive periods that both lie within
+    the shortest–longest period (``JITTER_ARGS``) and whose ratio is at most the maximum period factor; a
+    period is read when it belongs to at least one such pair. Shimmer (local) compares the amplitudes of
+    the same pairs (its amplitude factor, 1.6, can drop a few more).
+    """
+    t = analysis.pulse_times
+    if t.size < 3:
+        return []
+    shortest, longest, factor = JITTER_ARGS
+    periods = np.diff(t)
+    valid = (periods >= shortest) & (periods <= longest)
+    p1, p2 = periods[:-1], periods[1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pair = valid[:-1] & valid[1:] & (p1 / p2 <= factor) & (p2 / p1 <= factor)
+    read = np.zeros(periods.size, dtype=bool)
+    read[:-1] |= pair
+    read[1:] |= pair
+    return [(float(t[i]), float(t[i + 1])) for i in np.flatnonzero(read)]
+
+
+def periodic_frame_mask(analysis: PraatAnalysis) -> tuple[np.ndarray, np.ndarray]:
+    """(frame times, mask) of the Harmonicity (cc) frames HNR's ``Get mean`` averages (not −200 dB)."""
+    times, hnr = analysis.harmonicity_track
+    return times, hnr != HARMONICITY_UNVOICED_DB
 
 
 def read_f0(analysis: PraatAnalysis, exclude: Sequence[Window] = ()) -> tuple[Reading, Reading]:

@@ -54,6 +54,12 @@ class TimingReadings:
     nuclei_times: tuple[float, ...] = ()
     sounding_intervals: tuple[tuple[float, float], ...] = ()
 
+    @property
+    def pause_intervals(self) -> tuple[tuple[float, float], ...]:
+        """The pauses the pause count counts: the silent gaps between consecutive sounding intervals."""
+        s = self.sounding_intervals
+        return tuple((s[i][1], s[i + 1][0]) for i in range(len(s) - 1))
+
     def as_dict(self) -> dict[str, Reading]:
         return {
             "speaking_rate": self.speaking_rate,

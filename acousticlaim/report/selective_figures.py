@@ -30,8 +30,8 @@ RIDGE_COLOUR = "#d9730d"
 TWIN_COLOUR = "#7fb069"
 GREY = "#8c8c8c"
 PROFILE_LABEL = {
-    "voiced": "voiced share", "sounding": "sounding share", "pause": "pause share",
-    "speech_to_noise": "speech/noise dB",
+    "f0_voiced": "F0 frames read", "periods": "periods read", "harmonic": "periodic HNR frames",
+    "nuclei": "syllable nuclei", "pause": "pause share", "speech_to_noise": "speech/noise dB",
 }
 
 
@@ -203,7 +203,10 @@ def decomposition_figure(
             bars = ax.twinx()  # (twinx moves ax's ticks to the left; set both sides after it)
             ax.fill_between(edges, values, step="post", color=GREY, alpha=0.35, lw=0)
             ax.step(edges, values, where="post", color="#555555", lw=0.6)
-            ax.set_ylim(*((-30, 60) if kind == "speech_to_noise" else (0, 1.05)))
+            if kind == "speech_to_noise":
+                ax.set_ylim(-30, 60)
+            else:  # shares in [0, 1]; nuclei are counts per token
+                ax.set_ylim(0, max(1.05, 1.05 * float(np.nanmax(values)) if np.isfinite(values).any() else 1.05))
             ax.yaxis.tick_right()
             ax.tick_params(axis="y", labelsize=6, colors="#555555")
             bars.yaxis.tick_left()

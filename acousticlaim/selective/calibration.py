@@ -98,7 +98,8 @@ def calibrate(slots: pd.DataFrame, config: CalibrationConfig) -> tuple[pd.DataFr
     * ``thresholds``: ``scope``, ``split``, ``quantity``, ``tau``, ``n_calibration``, ``coverage_calibration``;
     * ``selection``: one row per (scope, split, slot): ``scope``, ``split``, ``clip_id``, ``kind``, ``group``,
       ``cluster``, ``quantity``, ``half`` ("calibration" | "evaluation"), ``s``, ``tau``, ``kept``, ``defined``,
-      ``error``, ``ridge_error``.
+      ``error``, ``ridge_error``, ``value`` (readout B) and ``reference`` (so error relative to the constant
+      floor can be recomputed on the kept clips).
 
     Only the calibration half's ``s`` values enter ``tau``; the evaluation half is looked at only to apply it.
     """
@@ -108,7 +109,8 @@ def calibrate(slots: pd.DataFrame, config: CalibrationConfig) -> tuple[pd.DataFr
     masks = draw_halves(unique_groups, config.splits, config.seed)  # (splits, groups), as calibration_halves
     threshold_parts = []
     selection_parts = []
-    columns = ["clip_id", "kind", "group", "cluster", "quantity", "s", "defined", "error", "ridge_error"]
+    columns = ["clip_id", "kind", "group", "cluster", "quantity", "s", "defined", "error", "ridge_error",
+               "value", "reference"]
     for scope, kinds in SCOPES.items():
         in_scope = slots.loc[slots["kind"].isin(kinds), columns]
         if in_scope.empty:
@@ -145,7 +147,8 @@ def calibrate(slots: pd.DataFrame, config: CalibrationConfig) -> tuple[pd.DataFr
         ["scope", "split", "quantity", "tau", "n_calibration", "coverage_calibration"]
     ]
     selection = pd.concat(selection_parts, ignore_index=True)[
-        ["scope", "split", *columns[:5], "half", "s", "tau", "kept", "defined", "error", "ridge_error"]
+        ["scope", "split", *columns[:5], "half", "s", "tau", "kept", "defined", "error", "ridge_error",
+         "value", "reference"]
     ]
     return thresholds, selection
 

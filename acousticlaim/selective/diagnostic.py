@@ -99,17 +99,18 @@ def _check_token_grid(n_tokens: dict[str, int], manifest: pd.DataFrame, token_s:
 
 def profile_jobs(
     manifest: pd.DataFrame, clips: list[str], n_tokens: dict[str, int], token_s: float,
-    resolve: Callable[[str], Path | None],
+    resolve: Callable[[str], Path | None], overlap: dict | None = None,
 ) -> list[ProfileJob]:
     rows = manifest.set_index("clip_id").loc[clips]
     jobs = []
     for clip, row in rows.iterrows():
-        paths = {k: resolve(row.get(k)) for k in ("s1_path", "s2_path", "noise_path")}
+        paths = {k: resolve(row.get(k)) for k in ("audio_path", "s1_path", "s2_path", "noise_path")}
         jobs.append(ProfileJob(
-            clip_id=str(clip), s1_path=str(paths["s1_path"]) if paths["s1_path"] else "",
+            clip_id=str(clip), audio_path=str(paths["audio_path"]) if paths["audio_path"] else None,
+            s1_path=str(paths["s1_path"]) if paths["s1_path"] else "",
             s2_path=str(paths["s2_path"]) if paths["s2_path"] else None,
             noise_path=str(paths["noise_path"]) if paths["noise_path"] else None,
-            n_tokens=n_tokens[clip], token_s=token_s,
+            n_tokens=n_tokens[clip], token_s=token_s, overlap=dict(overlap or {}),
         ))
     return jobs
 
@@ -120,10 +121,15 @@ def run_diagnostic(
     resolve: Callable[[str], Path | None],
     cfg: DiagnosticConfig,
     executor: dict | None = None,
+    overlap: dict | None = None,
 ) -> DiagnosticResult:
-    """Profiles of every test mixture, identification scores per training seed and quantity, the drawn mixture."""
+    """Profiles of every test mixture, identification scores per training seed and quantity, the drawn mixture.
+
+    ``overlap`` holds the ``references`` stage's overlap settings (``min_overlap_s``, ``vad``,
+    ``torch_threads``), so the F0 profile drops the windows the Masked F0 reference dropped.
+    """
     check_decomposition(decomposition)
-    for col in ("clip_id", "split", "kind", "s1_path"):
+    for col in ("clip_id", "split", "kind", "audio_path", "s1_path"):
         if col not in manifest.columns:
             raise InputError(f"manifest: missing column {col}")
     mixtures = set(manifest.loc[(manifest["split"] == "test") & (manifest["kind"] == "mixture"), "clip_id"])
@@ -139,7 +145,7 @@ def run_diagnostic(
     n_tokens = dec.groupby("clip_id")["token"].max().add(1).to_dict()
     _check_token_grid(n_tokens, manifest, cfg.token_s)
 
-    results = map_clips(clip_profiles, profile_jobs(manifest, clips, n_tokens, cfg.token_s, resolve),
+    results = map_clips(clip_profiles, profile_jobs(manifest, clips, n_tokens, cfg.token_s, resolve, overlap),
                         executor=executor, label="frame profiles")
     failures = [f for r in results for f in r.failures]
     profiles = {r.clip_id: r.profiles for r in results}
@@ -228,13 +234,14 @@ def decomposition_stage(
     params: dict,
     resolve: Callable[[str], Path | None],
     executor: dict | None = None,
+    overlap: dict | None = None,
 ) -> DiagnosticResult:
     """The ``decomposition`` DVC stage: profiles, identification scores, the drawn mixture, failures, metrics."""
     cfg = DiagnosticConfig.from_params(params)
     decomposition = read_table(decomposition_path, DECOMPOSITION_COLUMNS)
-    manifest = read_table(manifest_path, ("clip_id", "split", "kind", "s1_path"))
+    manifest = read_table(manifest_path, ("clip_id", "split", "kind", "audio_path", "s1_path"))
     try:
-        result = run_diagnostic(decomposition, manifest, resolve, cfg, executor)
+        result = run_diagnostic(decomposition, manifest, resolve, cfg, executor, overlap)
     except InputError as exc:
         raise InputError(f"{decomposition_path}: {exc}") from exc
     out_dir = Path(out_dir)

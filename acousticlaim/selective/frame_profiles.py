@@ -1,55 +1,59 @@
 """Frame profiles: the frames each instrument reads, summarised on the prefix-token grid (Fig. 2).
 
 For the decomposition diagnostic every time-resolved quantity gets a per-token **profile**: the share of
-the token's analysis frames the instrument reads, or the level it reads there. Profiles are computed on
-the clip's sources as the corpus manifest names them (``s1`` the target talker as it sits in the mixture,
-``s2`` the interferer, ``noise``):
+the token the instrument reads, or what it counts or reads there. The frames come from the instruments
+themselves (:mod:`acousticlaim.instruments`), on the signal each reference is read on (the reference
+table of ``acousticlaim.instruments.references``), so there is one definition of every frame:
 
-* ``voiced`` (F0 mean, F0 s.d., jitter, shimmer, HNR): share of voiced Praat pitch frames of the target
-  talker (To Pitch (ac), 75–500 Hz, Praat's default 0.75/floor time step), the frames Praat's F0, point
-  process and harmonicity analyses are built on. The F0 references are further masked by the overlap
-  windows; the profile does not apply that mask;
-* ``sounding`` (speaking rate): share of sounding intensity frames of the target (Praat To Intensity,
-  50 Hz, 10 ms), sounding = at or above the 0.99-quantile minus 25 dB (de Jong & Wempe's threshold), the
-  intervals syllable nuclei are counted in;
-* ``pause`` (pause count, pause rate): share of the token inside a pause — a silent run of at least 0.3 s
-  between two sounding runs, leading and trailing silence excluded (de Jong & Wempe's minpause);
+* ``f0_voiced`` (F0 mean, F0 s.d.; the Masked tier): share of the **mixture's** pitch frames that F0 reads —
+  voiced in :class:`~acousticlaim.instruments.praat.PraatAnalysis`'s To Pitch (ac) and centred outside the
+  overlap windows (:func:`~acousticlaim.instruments.overlap.overlap_windows`, Silero VAD on ``s1`` and
+  ``s2`` with the ``references`` stage's settings): :func:`~acousticlaim.instruments.praat.voiced_frame_mask`;
+* ``periods`` (jitter, shimmer): share of the token covered by the target stem's glottal periods that
+  jitter (local) compares (:func:`~acousticlaim.instruments.praat.read_periods`);
+* ``harmonic`` (HNR): share of the target stem's Harmonicity (cc) frames that HNR's mean averages
+  (:func:`~acousticlaim.instruments.praat.periodic_frame_mask`);
+* ``nuclei`` (speaking rate): number of de Jong & Wempe syllable nuclei of the target stem in the token
+  (:func:`~acousticlaim.instruments.timing.read_timing`, the nuclei the speaking rate counts);
+* ``pause`` (pause count, pause rate): share of the token inside a pause of the target stem — a silent
+  interval between two sounding intervals of ``read_timing`` (the pauses the pause count counts);
 * ``speech_to_noise`` (SNR): the token's speech-to-noise level, ``10·log10(P(s1+s2)/P(noise))`` in dB,
   clipped to [−30, 60]: where the SNR reference's numerator and denominator are read;
 * SRMR has no time-resolved reference and gets no profile.
 
-Token *t* covers ``[t·token_s, (t+1)·token_s)``; a token with no analysis frame reads 0.
+Token *t* covers ``[t·token_s, (t+1)·token_s)``; a frame belongs to the token holding its centre; a token
+with no analysis frame reads 0. A profile that cannot be read is a recorded failure, never zeros.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 import numpy as np
 
 from acousticlaim.audio import AudioError, load_audio
 from acousticlaim.failures import Failure
+from acousticlaim.instruments.overlap import DEFAULT_VAD, MIN_OVERLAP_S, overlap_windows
+from acousticlaim.instruments.praat import PraatAnalysis, periodic_frame_mask, read_periods, voiced_frame_mask
+from acousticlaim.instruments.timing import read_timing
 
 STAGE = "decomposition"
 PROFILE_OF: dict[str, str | None] = {
     "snr": "speech_to_noise",
     "srmr": None,
-    "speaking_rate": "sounding",
+    "speaking_rate": "nuclei",
     "pause_count": "pause",
     "pause_rate": "pause",
-    "f0_mean": "voiced",
-    "f0_sd": "voiced",
-    "jitter": "voiced",
-    "shimmer": "voiced",
-    "hnr": "voiced",
+    "f0_mean": "f0_voiced",
+    "f0_sd": "f0_voiced",
+    "jitter": "periods",
+    "shimmer": "periods",
+    "hnr": "harmonic",
 }
-PITCH_FLOOR_HZ = 75.0
-PITCH_CEILING_HZ = 500.0
-INTENSITY_MIN_PITCH_HZ = 50.0
-INTENSITY_STEP_S = 0.01
-SILENCE_DB = -25.0
-MIN_PAUSE_S = 0.3
 SNR_CLIP_DB = (-30.0, 60.0)
+# the references stage's overlap settings (``references:`` group of params.yaml) read here
+OVERLAP_DEFAULTS: dict[str, Any] = {"min_overlap_s": MIN_OVERLAP_S, "vad": DEFAULT_VAD, "torch_threads": 1}
 
 
 def bin_frames(times: np.ndarray, values: np.ndarray, n_tokens: int, token_s: float) -> np.ndarray:
@@ -61,51 +65,20 @@ def bin_frames(times: np.ndarray, values: np.ndarray, n_tokens: int, token_s: fl
     return np.divide(sums, counts, out=np.zeros(n_tokens), where=counts > 0)
 
 
-def voiced_frames(x: np.ndarray, sr: int) -> tuple[np.ndarray, np.ndarray]:
-    """Times and voiced flags of Praat's To Pitch (ac), 75–500 Hz."""
-    import parselmouth
-
-    pitch = parselmouth.Sound(x, sampling_frequency=sr).to_pitch_ac(
-        pitch_floor=PITCH_FLOOR_HZ, pitch_ceiling=PITCH_CEILING_HZ
-    )
-    return np.asarray(pitch.xs()), pitch.selected_array["frequency"] > 0
+def count_events(times: Sequence[float], n_tokens: int, token_s: float) -> np.ndarray:
+    """Number of events (e.g. syllable nuclei) at ``times`` seconds per token."""
+    idx = np.floor(np.asarray(times, dtype=float) / token_s).astype(int)
+    return np.bincount(idx[(idx >= 0) & (idx < n_tokens)], minlength=n_tokens).astype(float)
 
 
-def sounding_frames(x: np.ndarray, sr: int) -> tuple[np.ndarray, np.ndarray]:
-    """Times and sounding flags: intensity at or above its 0.99-quantile minus 25 dB."""
-    import parselmouth
-
-    intensity = parselmouth.Sound(x, sampling_frequency=sr).to_intensity(
-        minimum_pitch=INTENSITY_MIN_PITCH_HZ, time_step=INTENSITY_STEP_S
-    )
-    level = np.asarray(intensity.values[0], dtype=float)
-    finite = np.isfinite(level)
-    if not finite.any():
-        return np.asarray(intensity.xs()), np.zeros(level.size, dtype=bool)
-    threshold = np.quantile(level[finite], 0.99) + SILENCE_DB
-    return np.asarray(intensity.xs()), finite & (level >= threshold)
-
-
-def pause_frames(times: np.ndarray, sounding: np.ndarray, min_pause_s: float = MIN_PAUSE_S) -> np.ndarray:
-    """Flags of frames inside a pause: a silent run of at least ``min_pause_s`` between two sounding runs."""
-    sounding = np.asarray(sounding, dtype=bool)
-    out = np.zeros(sounding.size, dtype=bool)
-    if sounding.size < 2 or not sounding.any():
-        return out
-    step = float(np.median(np.diff(times))) if times.size > 1 else INTENSITY_STEP_S
-    first, last = np.flatnonzero(sounding)[[0, -1]]
-    i = first
-    while i <= last:
-        if sounding[i]:
-            i += 1
-            continue
-        j = i
-        while j <= last and not sounding[j]:
-            j += 1
-        if (j - i) * step >= min_pause_s - 1e-9:
-            out[i:j] = True
-        i = j
-    return out
+def interval_share(intervals: Sequence[tuple[float, float]], n_tokens: int, token_s: float) -> np.ndarray:
+    """Share of each token's duration covered by ``intervals`` (seconds; assumed not to overlap)."""
+    lo = np.arange(n_tokens) * token_s
+    hi = lo + token_s
+    covered = np.zeros(n_tokens)
+    for start, end in intervals:
+        covered += np.clip(np.minimum(hi, end) - np.maximum(lo, start), 0.0, None)
+    return np.minimum(covered / token_s, 1.0)
 
 
 def speech_to_noise_db(speech: np.ndarray, noise: np.ndarray, sr: int, n_tokens: int, token_s: float) -> np.ndarray:
@@ -128,14 +101,16 @@ def speech_to_noise_db(speech: np.ndarray, noise: np.ndarray, sr: int, n_tokens:
 
 @dataclass(frozen=True)
 class ProfileJob:
-    """One clip: absolute paths of its sources and the token grid of its decomposition."""
+    """One mixture: absolute paths of its audio and sources, the token grid, and the overlap settings."""
 
     clip_id: str
+    audio_path: str | None  # the mixture (F0's Masked reference is read on it)
     s1_path: str
     s2_path: str | None
     noise_path: str | None
     n_tokens: int
     token_s: float
+    overlap: dict[str, Any] = field(default_factory=dict)  # min_overlap_s, vad, torch_threads (references group)
 
 
 @dataclass
@@ -145,9 +120,38 @@ class ClipProfiles:
     failures: list[Failure] = field(default_factory=list)  # a profile that could not be read, with why
 
 
+class UndefinedProfile(Exception):
+    """The instrument reads nothing here (its reading is undefined, with the instrument's reason)."""
+
+
+def _reason(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return text if isinstance(exc, (AudioError, UndefinedProfile)) else f"{type(exc).__name__}: {text}"
+
+
+def f0_frames(job: ProfileJob, s1: np.ndarray, sr: int) -> np.ndarray:
+    """The ``f0_voiced`` profile: the mixture's voiced pitch frames outside the overlap windows of s1 and s2."""
+    if not job.audio_path:
+        raise AudioError(job.clip_id, "the manifest gives no mixture audio (audio_path)")
+    if not job.s2_path:
+        raise AudioError(job.clip_id, "the manifest gives no interferer stem (s2_path): no overlap windows")
+    settings = {**OVERLAP_DEFAULTS, **job.overlap}
+    if settings.get("torch_threads"):
+        import torch
+
+        if torch.get_num_threads() != int(settings["torch_threads"]):
+            torch.set_num_threads(int(settings["torch_threads"]))
+    mix, mix_sr = load_audio(job.audio_path)
+    s2, _ = load_audio(job.s2_path, allow_silent=True)
+    windows = overlap_windows(s1, s2, sr, min_overlap_s=float(settings["min_overlap_s"]), vad=settings["vad"])
+    times, read = voiced_frame_mask(PraatAnalysis(mix, mix_sr), windows.windows)
+    return bin_frames(times, read, job.n_tokens, job.token_s)
+
+
 def clip_profiles(job: ProfileJob) -> ClipProfiles:
-    """Every profile kind of one clip; a source that cannot be read becomes a recorded failure."""
+    """Every profile kind of one mixture; a source or an instrument that fails becomes a recorded failure."""
     result = ClipProfiles(job.clip_id)
+    n, step = job.n_tokens, job.token_s
     if not job.s1_path:
         result.failures.append(Failure(job.clip_id, STAGE, "no target stem (s1_path) in the manifest"))
         return result
@@ -156,11 +160,36 @@ def clip_profiles(job: ProfileJob) -> ClipProfiles:
     except AudioError as exc:
         result.failures.append(Failure(job.clip_id, STAGE, f"target stem: {exc}"))
         return result
-    t, voiced = voiced_frames(s1, sr)
-    result.profiles["voiced"] = bin_frames(t, voiced, job.n_tokens, job.token_s)
-    t, sounding = sounding_frames(s1, sr)
-    result.profiles["sounding"] = bin_frames(t, sounding, job.n_tokens, job.token_s)
-    result.profiles["pause"] = bin_frames(t, pause_frames(t, sounding), job.n_tokens, job.token_s)
+
+    def guarded(what: str, read) -> None:
+        try:
+            read()
+        except Exception as exc:  # noqa: BLE001 - an instrument's error is this clip's recorded failure
+            result.failures.append(Failure(job.clip_id, STAGE, f"{what}: {_reason(exc)}"))
+
+    def f0() -> None:
+        result.profiles["f0_voiced"] = f0_frames(job, s1, sr)
+
+    stem = PraatAnalysis(s1, sr)
+
+    def voice() -> None:
+        periods = interval_share(read_periods(stem), n, step)
+        times, periodic = periodic_frame_mask(stem)
+        result.profiles["periods"] = periods
+        result.profiles["harmonic"] = bin_frames(times, periodic, n, step)
+
+    def timing() -> None:
+        readings = read_timing(s1, sr)
+        if not readings.speaking_rate.defined:
+            raise UndefinedProfile(readings.speaking_rate.reason)
+        result.profiles["nuclei"] = count_events(readings.nuclei_times, n, step)
+        if not readings.pause_count.defined:
+            raise UndefinedProfile(readings.pause_count.reason)
+        result.profiles["pause"] = interval_share(readings.pause_intervals, n, step)
+
+    guarded("F0 profile", f0)
+    guarded("period and harmonicity profiles", voice)
+    guarded("timing profiles", timing)
     if not job.noise_path:
         result.failures.append(Failure(job.clip_id, STAGE, "no noise stem in the manifest: no SNR profile"))
         return result
@@ -169,10 +198,10 @@ def clip_profiles(job: ProfileJob) -> ClipProfiles:
         speech = s1
         if job.s2_path:
             s2, _ = load_audio(job.s2_path, allow_silent=True)
-            n = min(s1.size, s2.size)
-            speech = s1[:n] + s2[:n]
+            m = min(s1.size, s2.size)
+            speech = s1[:m] + s2[:m]
     except AudioError as exc:
         result.failures.append(Failure(job.clip_id, STAGE, f"SNR profile: {exc}"))
         return result
-    result.profiles["speech_to_noise"] = speech_to_noise_db(speech, noise, sr, job.n_tokens, job.token_s)
+    result.profiles["speech_to_noise"] = speech_to_noise_db(speech, noise, sr, n, step)
     return result

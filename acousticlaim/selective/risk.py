@@ -14,13 +14,20 @@ Definitions followed (Geifman & El-Yaniv 2017, the paper's ref. [19]):
 * **AURC** = the mean of the *n* selective risks, ``(1/n) sum_k risk(k/n)``; the **relative AURC** divides
   it by the full-set risk (1.0 for a random ordering, lower is better), which puts selectors attached to
   different predictors on one scale. Selector comparisons use the area from 10 % coverage up
-  (``min_coverage``), where every risk rests on at least a tenth of the claims.
+  (``min_coverage``), where every risk rests on at least a tenth of the claims;
+* **nMAE on the kept clips** = :func:`acousticlaim.scoring.stats.nmae` of readout B on the claims kept at the
+  cut, its constant floor (``mean |ref − median(ref)|``) recomputed on those same kept clips, so a value
+  under 1.0 means the kept claims beat the best constant predictor *of the kept set* (the paper's "under the
+  floor recomputed on the kept clips"); ``nmae_full`` is the same statistic on every evaluation slot with a
+  defined reference. One copy of the statistic: the scoring package's.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+from acousticlaim.scoring.stats import nmae
 
 
 def _as_batch(x: np.ndarray) -> np.ndarray:
@@ -192,8 +199,13 @@ def split_risks(selection: pd.DataFrame, *, random_draws: int, seed: int) -> pd.
 
     Columns ``scope``, ``split``, ``quantity``, ``n_eval`` (slots with a defined reference), ``n_kept``,
     ``coverage`` (share of all evaluation slots kept, defined or not), ``risk_full``, ``risk_kept``,
-    ``risk_reduction``, ``random_risk``, ``random_reduction``, ``note`` ("" or why a figure is missing).
+    ``risk_reduction``, ``random_risk``, ``random_reduction``, ``nmae_full``, ``nmae_kept`` (readout B's nMAE
+    with the floor recomputed on the kept clips), ``note`` ("" or why a figure is missing).
     """
+    missing = sorted({"value", "reference"} - set(selection.columns))
+    if missing:
+        raise ValueError(f"selection table: no {', '.join(missing)} column(s); nMAE on the kept clips needs "
+                         "readout B's value and the reference (build it with calibrate())")
     rng = np.random.default_rng(seed)
     rows = []
     ev = selection[selection["half"] == "evaluation"]
@@ -201,18 +213,23 @@ def split_risks(selection: pd.DataFrame, *, random_draws: int, seed: int) -> pd.
         kept_all = part["kept"].to_numpy()
         defined = part["defined"].to_numpy()
         errors = part["error"].to_numpy()[defined]
+        values = part["value"].to_numpy(dtype=float)[defined]
+        references = part["reference"].to_numpy(dtype=float)[defined]
         kept = kept_all[defined]
         row = {
             "scope": scope, "split": int(split), "quantity": quantity, "n_eval": int(defined.sum()),
             "n_kept": int(kept.sum()), "coverage": float(kept_all.mean()),
             "risk_full": np.nan, "risk_kept": np.nan, "risk_reduction": np.nan,
-            "random_risk": np.nan, "random_reduction": np.nan, "note": "",
+            "random_risk": np.nan, "random_reduction": np.nan, "nmae_full": np.nan, "nmae_kept": np.nan,
+            "note": "",
         }
+        notes = []
         if errors.size == 0:
-            row["note"] = "no defined reference on the evaluation half"
+            notes.append("no defined reference on the evaluation half")
         elif kept.sum() == 0:
             row["risk_full"] = float(errors.mean())
-            row["note"] = "every claim with a defined reference withheld"
+            row["nmae_full"] = _nmae_or_nan(values, references, "the evaluation half", notes)
+            notes.append("every claim with a defined reference withheld")
         else:
             full = float(errors.mean())
             row["risk_full"] = full
@@ -222,18 +239,35 @@ def split_risks(selection: pd.DataFrame, *, random_draws: int, seed: int) -> pd.
                 row["risk_reduction"] = 1.0 - row["risk_kept"] / full
                 row["random_reduction"] = 1.0 - row["random_risk"] / full
             else:
-                row["note"] = "zero error on the full set"
+                notes.append("zero error on the full set")
+            row["nmae_full"] = _nmae_or_nan(values, references, "the evaluation half", notes)
+            row["nmae_kept"] = _nmae_or_nan(values[kept], references[kept], "the kept clips", notes)
+        row["note"] = "; ".join(notes)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
+def _nmae_or_nan(stated: np.ndarray, reference: np.ndarray, where: str, notes: list[str]) -> float:
+    """:func:`acousticlaim.scoring.stats.nmae`, NaN with a note where the floor is zero (constant reference)."""
+    value = nmae(stated, reference)
+    if value is None:
+        notes.append(f"constant reference on {where}: no nMAE floor")
+        return np.nan
+    return value
+
+
 def summarise_risk(split_table: pd.DataFrame) -> pd.DataFrame:
     """Per scope and quantity: mean and population s.d. of the risk reduction over splits, whether it is
-    positive in the mean and on every split, and the random selector's mean change."""
+    positive in the mean and on every split, the random selector's mean change, and the mean and
+    population s.d. of readout B's nMAE on the kept clips, ``under_floor_kept`` when that mean is below
+    1.0 (every split must carry the figure)."""
     rows = []
     for (scope, quantity), part in split_table.groupby(["scope", "quantity"], sort=True):
         red = part["risk_reduction"].to_numpy(dtype=float)
         rnd = part["random_reduction"].to_numpy(dtype=float)
+        nk = part["nmae_kept"].to_numpy(dtype=float)
+        nf = part["nmae_full"].to_numpy(dtype=float)
+        nmae_complete = bool(np.all(np.isfinite(nk)))
         complete = bool(np.all(np.isfinite(red)))
         rows.append(
             {
@@ -245,7 +279,11 @@ def summarise_risk(split_table: pd.DataFrame) -> pd.DataFrame:
                 "reduces_in_mean": bool(complete and np.mean(red) > 0),
                 "reduces_every_split": bool(complete and np.all(red > 0)),
                 "random_reduction_mean": float(np.mean(rnd)) if np.all(np.isfinite(rnd)) else np.nan,
-                "note": "; ".join(sorted(set(n for n in part["note"] if n))),
+                "nmae_full_mean": float(np.mean(nf)) if np.all(np.isfinite(nf)) else np.nan,
+                "nmae_kept_mean": float(np.mean(nk)) if nmae_complete else np.nan,
+                "nmae_kept_sd": float(np.std(nk, ddof=0)) if nmae_complete else np.nan,
+                "under_floor_kept": bool(nmae_complete and np.mean(nk) < 1.0),
+                "note": "; ".join(sorted({piece for n in part["note"] if n for piece in n.split("; ")})),
             }
         )
     return pd.DataFrame(rows)

@@ -189,6 +189,12 @@ def _metrics(result: WithholdingResult, cfg: WithholdingConfig, seed: int) -> di
             "quantities_risk_down_every_split": int(rs["reduces_every_split"].sum()),
             "risk_reduction_mean": float(rs["risk_reduction_mean"].mean()),
             "random_selector_max_abs_change": float(np.nanmax(np.abs(rs["random_reduction_mean"]))),
+            # Readout B's nMAE on the kept clips, the floor recomputed on them (mean over splits).
+            "quantities_under_floor_kept": int(rs["under_floor_kept"].sum()),
+            "quantities_with_nmae_kept": int(np.isfinite(rs["nmae_kept_mean"]).sum()),
+            "nmae_kept_at_or_over_floor": {
+                q: float(v) for q, v in zip(rs["quantity"], rs["nmae_kept_mean"]) if np.isfinite(v) and v >= 1.0
+            },
         }
         if scope == "pooled":
             block["withholding_rate_mixtures"] = float(ws["withheld_mixtures"].mean())

@@ -1,17 +1,96 @@
 //! The AcoustiClaim claim parser, compiled into `acousticlaim._parser`.
 //!
-//! This first cut only exposes the crate's version so that packaging can be tested;
-//! the parser itself lands with its own issue.
-use pyo3::prelude::*;
+//! Reads the 13 quantities of the project's SPEC (§1) out of generated prose, following its unit
+//! rules; see [`parser`] for how a number is bound to a quantity and `vocab` for the spellings.
+//! The pure parsing logic needs no Python: `cargo test --no-default-features` tests it alone; the
+//! PyO3 glue lives in `python.rs` behind the default `python` feature.
 
-/// Version of the parser crate, so Python can record which parser read a claim.
-#[pyfunction]
-fn parser_version() -> &'static str {
-    env!("CARGO_PKG_VERSION")
+pub mod batch;
+pub mod claim;
+pub mod lexer;
+pub mod parser;
+pub mod tables;
+pub mod vocab;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use claim::{Claim, Quantity, ValueUnit, QUANTITY_KEYS, UNIT_NAMES};
+
+/// How to read a text.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// The generation stopped at the token cap: a bare number that ends the text may be cut
+    /// ("Shimmer: 8.9" of "8.94 %") and is not read.
+    pub truncated: bool,
 }
 
-#[pymodule]
-fn _parser(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(parser_version, m)?)?;
-    Ok(())
+/// Buffers reused across texts (one per thread in batch parsing).
+#[derive(Default)]
+pub struct Scratch {
+    toks: Vec<lexer::Token>,
+    found: Vec<parser::Found>,
+}
+
+/// Parse one text into its claims, at most one per quantity (shimmer in dB apart), in text order.
+pub fn parse(text: &str, opts: &Options) -> Vec<Claim> {
+    let mut s = Scratch::default();
+    parse_with(text, opts, &mut s)
+}
+
+/// [`parse`] with caller-owned buffers.
+pub fn parse_with(text: &str, opts: &Options, scratch: &mut Scratch) -> Vec<Claim> {
+    let v = vocab::vocab();
+    lexer::lex(text, v, &mut scratch.toks);
+    scratch.found.clear();
+    let (skip, seqs) = tables::horizontal_tables(&scratch.toks, v);
+    {
+        let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found);
+        m.run(&skip);
+    }
+    for seq in &seqs {
+        let mut m = parser::Machine::new(text, seq, v, &mut scratch.found);
+        m.run(&[]);
+    }
+    let trunc = if opts.truncated { Some(text.trim_end().len() as u32) } else { None };
+    let mut claims = parser::last_per_slot(&scratch.found, trunc);
+    fill_char_offsets(text, &mut claims);
+    claims
+}
+
+/// Byte offsets → character offsets (Python `str` indices), in one pass over the text.
+fn fill_char_offsets(text: &str, claims: &mut [Claim]) {
+    if text.is_ascii() {
+        for c in claims.iter_mut() {
+            c.char_start = c.byte_start;
+            c.char_end = c.byte_end;
+        }
+        return;
+    }
+    let mut marks: Vec<(u32, usize, bool)> = Vec::with_capacity(claims.len() * 2);
+    for (k, c) in claims.iter().enumerate() {
+        marks.push((c.byte_start, k, true));
+        marks.push((c.byte_end, k, false));
+    }
+    marks.sort_unstable();
+    let mut chars = 0u32;
+    let mut mi = 0usize;
+    for (bi, _) in text.char_indices() {
+        while mi < marks.len() && marks[mi].0 as usize <= bi {
+            set(claims, marks[mi], chars);
+            mi += 1;
+        }
+        chars += 1;
+    }
+    while mi < marks.len() {
+        set(claims, marks[mi], chars);
+        mi += 1;
+    }
+    fn set(claims: &mut [Claim], m: (u32, usize, bool), chars: u32) {
+        if m.2 {
+            claims[m.1].char_start = chars;
+        } else {
+            claims[m.1].char_end = chars;
+        }
+    }
 }

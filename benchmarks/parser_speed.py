@@ -1,0 +1,178 @@
+"""Speed of the claim parser: MB/s and generations/s, one thread and all cores, beside a pure-Python
+``re`` yardstick (``regex_yardstick.py``) implementing the same rules.
+
+The corpus is synthesised from the labelled development set (``tests/data/dev_labels.jsonl``): each
+generation is one of its texts (real panel generations and written imitations of the five systems
+at the five rungs) with every number replaced by a random number of the same shape, so the corpus
+has the dev set's mix of formats (lists, tables, JSON, templates, prose, transcripts, refusals).
+
+    PYTHONPATH=$PWD python3 benchmarks/parser_speed.py                # 1,000,000 generations
+    PYTHONPATH=$PWD python3 benchmarks/parser_speed.py --n 200000     # quicker
+
+It also times texts of 1–16 MB (digits, and repeated prose) to show that time grows linearly with
+length, and prints everything as JSON (``--out`` writes it to a file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from acousticlaim.claims.parser import parse, parse_batch  # noqa: E402
+import regex_yardstick  # noqa: E402
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def templates(path: Path) -> list[list[object]]:
+    """Each dev text split into literal pieces and number slots (int digits, decimals)."""
+    out = []
+    for line in path.open(encoding="utf-8"):
+        text = json.loads(line)["text"]
+        parts: list[object] = []
+        last = 0
+        for m in NUMBER.finditer(text):
+            parts.append(text[last : m.start()])
+            s = m.group(0)
+            ip, _, dp = s.partition(".")
+            parts.append((len(ip), len(dp)))
+            last = m.end()
+        parts.append(text[last:])
+        out.append(parts)
+    return out
+
+
+def synthesise(tpls: list[list[object]], n: int, seed: int = 0, chunk: int = 100_000) -> pa.ChunkedArray:
+    """n generations as an Arrow string array (built chunk by chunk to bound memory)."""
+    rng = random.Random(seed)
+    digits = "0123456789"
+    chunks = []
+    for start in range(0, n, chunk):
+        texts = []
+        for _ in range(min(chunk, n - start)):
+            parts = rng.choice(tpls)
+            out = []
+            for p in parts:
+                if isinstance(p, str):
+                    out.append(p)
+                else:
+                    ni, nd = p
+                    num = str(rng.randrange(10 ** max(ni - 1, 0), 10**ni)) if ni > 0 else "0"
+                    if nd:
+                        num += "." + "".join(rng.choice(digits) for _ in range(nd))
+                    out.append(num)
+            texts.append("".join(out))
+        chunks.append(pa.array(texts, type=pa.string()))
+    return pa.chunked_array(chunks)
+
+
+def timed(f):
+    t0 = time.perf_counter()
+    r = f()
+    return time.perf_counter() - t0, r
+
+
+def cpu_timed(f):
+    """Wall seconds, and CPU seconds of this thread (the one-thread parses run on it)."""
+    c0, t0 = time.thread_time(), time.perf_counter()
+    r = f()
+    return time.perf_counter() - t0, time.thread_time() - c0, r
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=1_000_000, help="generations to synthesise")
+    ap.add_argument("--yardstick-n", type=int, default=20_000, help="generations the re yardstick is timed on")
+    ap.add_argument("--labels", type=Path, default=ROOT / "tests/data/dev_labels.jsonl")
+    ap.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args(argv)
+
+    tpls = templates(a.labels)
+    t_syn, corpus = timed(lambda: synthesise(tpls, a.n))
+    nbytes = sum(c.buffers()[2].size for c in corpus.chunks)
+    mb = nbytes / 1e6
+    print(f"synthesised {a.n:,} generations, {mb:.1f} MB from {len(tpls)} dev templates in {t_syn:.1f} s", file=sys.stderr)
+
+    load = os.getloadavg()
+    t1, c1, cols1 = cpu_timed(lambda: parse_batch(corpus, threads=1))
+    p0 = time.process_time()
+    tall, colsall = timed(lambda: parse_batch(corpus))
+    pall = time.process_time() - p0
+    assert len(cols1) == len(colsall) and np.array_equal(cols1.value, colsall.value)
+
+    sub = corpus.slice(0, a.yardstick_n).to_pylist()
+    sub_mb = sum(len(s.encode("utf-8")) for s in sub) / 1e6
+    ty, cy, _ = cpu_timed(lambda: [regex_yardstick.parse(s) for s in sub])
+    tr, cr, _ = cpu_timed(lambda: parse_batch(sub, threads=1))
+
+    result = {
+        "load_average_1_5_15min_before": [round(x, 2) for x in load],
+        "note": "wall-clock figures depend on the machine's load; CPU-second figures are per second of CPU time",
+        "generations": a.n,
+        "megabytes": round(mb, 2),
+        "claims": len(cols1),
+        "cores": os.cpu_count(),
+        "rust_one_thread": {
+            "seconds": round(t1, 3),
+            "cpu_seconds": round(c1, 3),
+            "MB_per_s": round(mb / t1, 1),
+            "MB_per_cpu_s": round(mb / c1, 1),
+            "generations_per_s": round(a.n / t1),
+            "generations_per_cpu_s": round(a.n / c1),
+        },
+        "rust_all_cores": {
+            "seconds": round(tall, 3),
+            "cpu_seconds": round(pall, 3),
+            "MB_per_s": round(mb / tall, 1),
+            "generations_per_s": round(a.n / tall),
+        },
+        "python_re_yardstick": {
+            "generations": a.yardstick_n,
+            "seconds": round(ty, 3),
+            "cpu_seconds": round(cy, 3),
+            "MB_per_s": round(sub_mb / ty, 2),
+            "MB_per_cpu_s": round(sub_mb / cy, 2),
+            "generations_per_s": round(a.yardstick_n / ty),
+        },
+        "rust_one_thread_on_yardstick_subset": {
+            "seconds": round(tr, 4),
+            "cpu_seconds": round(cr, 4),
+            "MB_per_s": round(sub_mb / tr, 1),
+            "MB_per_cpu_s": round(sub_mb / cr, 1),
+        },
+        "speedup_one_thread_vs_re": round(ty / tr, 1),
+        "speedup_one_thread_vs_re_cpu": round(cy / cr, 1),
+    }
+    # time grows linearly with length
+    prose = " ".join(corpus.slice(0, 2000).to_pylist())
+    scaling = []
+    for size_mb in (1, 2, 4, 8, 16):
+        size = size_mb * 1_000_000
+        digits = "7" * size
+        text = (prose * (size // len(prose) + 1))[:size]
+        td, _ = timed(lambda: parse(digits))
+        tt, _ = timed(lambda: parse(text))
+        scaling.append({"MB": size_mb, "digits_s": round(td, 4), "prose_s": round(tt, 4)})
+    result["one_text_scaling"] = scaling
+    out = json.dumps(result, indent=2)
+    print(out)
+    if a.out:
+        a.out.write_text(out + "\n")
+    return result
+
+
+if __name__ == "__main__":
+    main()

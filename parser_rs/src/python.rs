@@ -1,0 +1,267 @@
+//! PyO3 glue: `acousticlaim._parser`. The Python wrapper is `acousticlaim/claims/parser.py`.
+//!
+//! * Strings that cannot be encoded as UTF-8 (unpaired surrogates) are read with each surrogate
+//!   replaced by U+FFFD, which keeps character offsets equal to Python's.
+//! * The batch calls release the GIL while parsing; they hold strong references to the input
+//!   strings (or Arrow buffers) for that time.
+//! * A panic inside the parser becomes a `RuntimeError` (not a crash, not a `PanicException`).
+
+use crate::batch::{parse_batch, Columns};
+use crate::{parse, Options, QUANTITY_KEYS, UNIT_NAMES};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use std::borrow::Cow;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Version of the parser crate, so Python can record which parser read a claim.
+#[pyfunction]
+fn parser_version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// The quantity keys in code order (code = index).
+#[pyfunction]
+fn quantity_keys() -> Vec<&'static str> {
+    QUANTITY_KEYS.to_vec()
+}
+
+/// The names of the units a value can be in (code = index).
+#[pyfunction]
+fn unit_names() -> Vec<&'static str> {
+    UNIT_NAMES.to_vec()
+}
+
+fn text_of<'py>(s: &'py Bound<'py, PyString>) -> Cow<'py, str> {
+    match s.to_str() {
+        Ok(t) => Cow::Borrowed(t),
+        Err(_) => Cow::Owned(replace_surrogates(s)),
+    }
+}
+
+/// A Python string that is not valid Unicode (unpaired surrogates), with each surrogate code point
+/// replaced by U+FFFD, so that character offsets stay Python's.
+fn replace_surrogates(s: &Bound<'_, PyString>) -> String {
+    let utf32 = s
+        .call_method1("encode", ("utf-32-le", "surrogatepass"))
+        .ok()
+        .and_then(|b| b.downcast_into::<PyBytes>().ok());
+    match utf32 {
+        Some(b) => b
+            .as_bytes()
+            .chunks_exact(4)
+            .map(|c| char::from_u32(u32::from_le_bytes([c[0], c[1], c[2], c[3]])).unwrap_or('\u{fffd}'))
+            .collect(),
+        None => s.to_string_lossy().into_owned(),
+    }
+}
+
+fn guard<T>(what: &str, f: impl FnOnce() -> T) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
+        let msg = e
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        PyRuntimeError::new_err(format!("claim parser failed in {what}: {msg}"))
+    })
+}
+
+/// Parse one text: a list of tuples
+/// (quantity_code, value, unit_code, unit_text|None, start, end, byte_start, byte_end, approx, is_range, bound).
+#[pyfunction]
+#[pyo3(signature = (text, truncated=false))]
+#[allow(clippy::type_complexity)]
+fn parse_one(
+    py: Python<'_>,
+    text: &Bound<'_, PyString>,
+    truncated: bool,
+) -> PyResult<Vec<(u8, f64, u8, Option<String>, u32, u32, u32, u32, bool, bool, i8)>> {
+    let t = text_of(text);
+    let t: &str = &t;
+    let claims = py.allow_threads(|| guard("parse", || parse(t, &Options { truncated })))?;
+    Ok(claims
+        .iter()
+        .map(|c| {
+            let ut = c.unit_text.and_then(|(s, e)| t.get(s as usize..e as usize)).map(|s| s.to_string());
+            (
+                c.quantity as u8,
+                c.value,
+                c.unit as u8,
+                ut,
+                c.char_start,
+                c.char_end,
+                c.byte_start,
+                c.byte_end,
+                c.approx,
+                c.is_range,
+                c.bound,
+            )
+        })
+        .collect())
+}
+
+fn bytes_of<'py, T: Copy>(py: Python<'py>, v: &[T]) -> Bound<'py, PyBytes> {
+    // SAFETY: T is a plain number type (u8, i8, i32, u32, i64, f64); its bytes are its native
+    // representation, which numpy reads back with the matching dtype.
+    let b = unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) };
+    PyBytes::new(py, b)
+}
+
+fn columns_to_dict<'py>(py: Python<'py>, c: &Columns) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("text_index", bytes_of(py, &c.text_index))?;
+    d.set_item("quantity", bytes_of(py, &c.quantity))?;
+    d.set_item("value", bytes_of(py, &c.value))?;
+    d.set_item("unit", bytes_of(py, &c.unit))?;
+    d.set_item("unit_text", bytes_of(py, &c.unit_text))?;
+    d.set_item("start", bytes_of(py, &c.start))?;
+    d.set_item("end", bytes_of(py, &c.end))?;
+    d.set_item("byte_start", bytes_of(py, &c.byte_start))?;
+    d.set_item("byte_end", bytes_of(py, &c.byte_end))?;
+    d.set_item("approx", bytes_of(py, &c.approx))?;
+    d.set_item("is_range", bytes_of(py, &c.is_range))?;
+    d.set_item("bound", bytes_of(py, &c.bound))?;
+    d.set_item("n_claims", bytes_of(py, &c.n_claims))?;
+    d.set_item("unit_text_categories", PyList::new(py, &c.unit_text_categories)?)?;
+    Ok(d)
+}
+
+fn mask_of(truncated: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Vec<bool>>> {
+    let Some(t) = truncated else { return Ok(None) };
+    if t.is_none() {
+        return Ok(None);
+    }
+    let m: Vec<bool> = t.extract()?;
+    if m.len() != n {
+        return Err(PyValueError::new_err(format!("truncated has {} entries for {} texts", m.len(), n)));
+    }
+    Ok(Some(m))
+}
+
+/// Parse a sequence of `str` into columns (a dict of raw little-endian buffers, see parser.py).
+#[pyfunction]
+#[pyo3(signature = (texts, truncated=None, threads=0))]
+fn parse_many<'py>(
+    py: Python<'py>,
+    texts: &Bound<'py, PyAny>,
+    truncated: Option<&Bound<'py, PyAny>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = texts.len()?;
+    let mut strings: Vec<Bound<'py, PyString>> = Vec::with_capacity(n);
+    for (k, item) in texts.try_iter()?.enumerate() {
+        let item = item?;
+        match item.downcast_into::<PyString>() {
+            Ok(s) => strings.push(s),
+            Err(e) => {
+                return Err(PyTypeError::new_err(format!(
+                    "text {k} is a {}, not a str",
+                    e.into_inner().get_type().name()?
+                )))
+            }
+        }
+    }
+    let views: Vec<Cow<'_, str>> = strings.iter().map(text_of).collect();
+    let mask = mask_of(truncated, views.len())?;
+    let cols = py.allow_threads(|| guard("parse_many", || parse_batch(&views, mask.as_deref(), threads)))?;
+    drop(views);
+    columns_to_dict(py, &cols)
+}
+
+/// One chunk of an Arrow string array: addresses and sizes (bytes) of its offsets, data and
+/// validity buffers (validity address 0 when absent), its offset and its length.
+type ArrowChunk = (usize, usize, usize, usize, usize, usize, usize, usize);
+
+/// Parse the chunks of an Arrow string (or large_string, `large`) array in one batch, zero-copy.
+/// The wrapper passes `pyarrow.Buffer.address`/`.size` and keeps the array alive in `keepalive`.
+/// Null entries parse as empty texts. Text indices run over the chunks in order.
+#[pyfunction]
+#[pyo3(signature = (chunks, large, keepalive, truncated=None, threads=0))]
+fn parse_arrow<'py>(
+    py: Python<'py>,
+    chunks: Vec<ArrowChunk>,
+    large: bool,
+    keepalive: &Bound<'py, PyAny>,
+    truncated: Option<&Bound<'py, PyAny>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let _keep = keepalive.clone();
+    let width = if large { 8 } else { 4 };
+    let total: usize = chunks.iter().map(|c| c.7).sum();
+    let mut views: Vec<Cow<'_, str>> = Vec::with_capacity(total);
+    for (ci, &(offsets_addr, offsets_size, data_addr, data_size, validity_addr, validity_size, offset, length)) in
+        chunks.iter().enumerate()
+    {
+        if offsets_addr == 0 || offsets_size < (offset + length + 1) * width {
+            return Err(PyValueError::new_err(format!(
+                "chunk {ci}: offsets buffer holds {offsets_size} bytes, need {}",
+                (offset + length + 1) * width
+            )));
+        }
+        if validity_addr != 0 && validity_size * 8 < offset + length {
+            return Err(PyValueError::new_err(format!("chunk {ci}: validity bitmap shorter than the array")));
+        }
+        // SAFETY: the addresses and sizes come from pyarrow buffers of the array held in
+        // `keepalive` for the whole call; Arrow buffers are immutable and aligned (to 8 or more).
+        let data: &[u8] = if data_size == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(data_addr as *const u8, data_size) }
+        };
+        let valid: Option<&[u8]> = if validity_addr != 0 {
+            Some(unsafe { std::slice::from_raw_parts(validity_addr as *const u8, validity_size) })
+        } else {
+            None
+        };
+        let off = |j: usize| -> i64 {
+            if large {
+                let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i64, offsets_size / 8) };
+                s[j]
+            } else {
+                let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i32, offsets_size / 4) };
+                s[j] as i64
+            }
+        };
+        for k in 0..length {
+            let j = offset + k;
+            if valid.map_or(false, |m| (m[j / 8] >> (j % 8)) & 1 == 0) {
+                views.push(Cow::Borrowed(""));
+                continue;
+            }
+            let (s, e) = (off(j), off(j + 1));
+            if s < 0 || e < s || e as usize > data.len() {
+                return Err(PyValueError::new_err(format!(
+                    "chunk {ci}, string {k}: offsets {s}..{e} outside the data buffer"
+                )));
+            }
+            let raw = &data[s as usize..e as usize];
+            views.push(match std::str::from_utf8(raw) {
+                Ok(t) => Cow::Borrowed(t),
+                Err(_) => Cow::Owned(String::from_utf8_lossy(raw).into_owned()),
+            });
+        }
+    }
+    let mask = mask_of(truncated, total)?;
+    let cols = py.allow_threads(|| guard("parse_arrow", || parse_batch(&views, mask.as_deref(), threads)))?;
+    drop(views);
+    columns_to_dict(py, &cols)
+}
+
+/// Panics on purpose (tests check that a panic becomes a Python exception).
+#[pyfunction]
+fn _panic_for_test(msg: &str) -> PyResult<()> {
+    guard("_panic_for_test", || panic!("{}", msg.to_string()))
+}
+
+#[pymodule]
+fn _parser(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parser_version, m)?)?;
+    m.add_function(wrap_pyfunction!(quantity_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(unit_names, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_one, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_many, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,803 @@
+//! The words the parser knows: quantity names and their spellings, units, hedges, range and bound
+//! words, number words, and the words that name *other* things (sample rate, RT60, LUFS, ...).
+//!
+//! Every word is lower-cased (ASCII) before lookup; camelCase and snake_case keys are split by the
+//! lexer ("F0Mean" → "f0 mean", "pause_rate" → "pause rate"). Multi-word phrases are matched
+//! longest-first over word tokens; inside a phrase hyphens and underscores are skipped, "/" reads
+//! as "per" and "%" as "percent" ("syllables/s" = "syllables per s").
+
+use crate::claim::Quantity;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
+
+/// What a label phrase names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelAtom {
+    /// A quantity named outright.
+    Q(Quantity),
+    /// Fundamental frequency / pitch, mean or s.d. still open ("F0", "pitch").
+    F0,
+    /// "mean", "average": makes an F0 label the F0 mean.
+    Mean,
+    /// "SD", "standard deviation", "σ": makes an F0 label the F0 s.d.
+    Sd,
+    /// A jitter/shimmer variant other than local (RAP, PPQ5, APQ, absolute): not our quantity.
+    Variant,
+    /// Something else with a number (sample rate, RT60, C50, loudness, MOS, ...).
+    Distractor,
+    /// "duration", "length", "lasts": the recording's duration, unless the sentence is about pauses.
+    Duration,
+}
+
+/// A unit as written after a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    Db,
+    Hz,
+    KHz,
+    Percent,
+    SyllPerSec,
+    SyllPerMin,
+    Wpm,
+    WordsPerSec,
+    Pauses,
+    PausesPerMin,
+    PausesPerSec,
+    PerMin,
+    PerSec,
+    Seconds,
+    Ms,
+    Minutes,
+    /// A unit of something that is not one of our quantities (LUFS, dBFS, kbps, bits, meters, years,
+    /// speakers, words, ...): the number is not a claim.
+    Other,
+}
+
+impl UnitKind {
+    pub fn is_time(self) -> bool {
+        matches!(self, UnitKind::Seconds | UnitKind::Ms | UnitKind::Minutes)
+    }
+}
+
+/// Number words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumWord {
+    /// zero … nineteen
+    Small(u8),
+    /// twenty … ninety
+    Tens(u8),
+    Hundred,
+    Thousand,
+    Point,
+    /// "a"/"an" (only as "a hundred", "a dozen")
+    A,
+    /// "single" (as in "a single pause")
+    Single,
+    Dozen,
+}
+
+pub mod role {
+    pub const FILLER: u32 = 1 << 0; // may stand between a label and a bare number ("is", "of", "the", ...)
+    pub const HEDGE: u32 = 1 << 1; // "about", "approximately"
+    pub const BOUND_LO: u32 = 1 << 2; // "above", "at least"
+    pub const BOUND_HI: u32 = 1 << 3; // "below", "up to"
+    pub const BETWEEN: u32 = 1 << 4;
+    pub const FROM: u32 = 1 << 5;
+    pub const RANGE_TO: u32 = 1 << 6; // "to", "through"
+    pub const AND: u32 = 1 << 7;
+    pub const OR: u32 = 1 << 8;
+    pub const GENERIC: u32 = 1 << 9; // "typical", "usually", "for example": not about this recording
+    pub const SLOT: u32 = 1 << 10; // refusals and unfilled slots: "N/A", "unknown", "cannot", "X"
+    pub const NEGATOR: u32 = 1 << 11; // "no", "without", "not"
+    pub const NEG_ADJ: u32 = 1 << 12; // "noticeable" in "no noticeable pauses"
+    pub const NEG_BLOCK: u32 = 1 << 13; // "long" in "no long pauses": not a zero count
+    pub const IDENT: u32 = 1 << 14; // "speaker" in "speaker 2": the number is an identifier
+    pub const COUNTED: u32 = 1 << 15; // "speakers" in "2 speakers": a count of something else
+    pub const COPULA: u32 = 1 << 16; // "is", "are", "was"
+    pub const CONJ: u32 = 1 << 17; // "and", "but", "while", "with"
+    pub const DUR_NOUN: u32 = 1 << 18; // "clip", "recording" in "a 10-second clip"
+    pub const PAUSE_NOUN: u32 = 1 << 19; // "pause(s)", "silence(s)"
+    pub const TIME_PREP: u32 = 1 << 20; // "at 2.5 s", "from 1.2 to 3.4 s": timestamps
+    pub const LONG: u32 = 1 << 21; // "10 seconds long", "in length"
+    pub const NONE_WORD: u32 = 1 << 22; // "none"
+    pub const SCORE: u32 = 1 << 23; // "out of", "on a scale"
+    pub const ABBREV: u32 = 1 << 24; // "approx." — the full stop does not end the sentence
+    pub const NO_PAUSES: u32 = 1 << 25; // "pause-free"
+    pub const PLUS_MINUS: u32 = 1 << 26; // "plus or minus"
+    pub const REC_NOUN: u32 = 1 << 27; // a noun for the recording / the voice (allowed in a gap)
+    pub const SPEECH_CUE: u32 = 1 << 28; // "says", "transcript": what follows in quotes is transcript content
+    pub const SPEECH_VERB: u32 = 1 << 29; // "said": counts named by their unit nearby are transcript content
+    pub const DET: u32 = 1 << 30; // "the", "its": a new subject after a comma
+    pub const RELATIVE: u32 = 1 << 31; // "which", "that": a relative clause, not a new subject
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Entry {
+    pub roles: u32,
+    pub label: Option<LabelAtom>,
+    pub unit: Option<UnitKind>,
+    pub num: Option<NumWord>,
+}
+
+impl Entry {
+    #[inline]
+    pub fn has(&self, r: u32) -> bool {
+        self.roles & r != 0
+    }
+}
+
+pub struct Vocab {
+    words: FxHashMap<Box<[u8]>, u16>,
+    /// a 2^16-bit filter over (length, first, second, last byte): most unknown words are rejected
+    /// without hashing them
+    filter: Vec<u64>,
+    /// trie node of each word on its own (index = word id; 0 = none): the first step without a hash
+    first: Vec<u32>,
+    /// children of each trie node as a sorted slice of `kids` (CSR): `kid_start[node]..kid_start[node + 1]`
+    kid_start: Vec<u32>,
+    kids: Vec<(u16, u32)>,
+    /// open-addressing word table: (hash, id) slots; the words' bytes in `arena` at `spans[id]`
+    slots: Vec<(u32, u16)>,
+    arena: Vec<u8>,
+    spans: Vec<(u32, u32)>,
+    /// trie over word ids: (node, word) → child
+    edges: FxHashMap<(u32, u16), u32>,
+    nodes: Vec<Option<Entry>>,
+    pub per_id: u16,
+    pub percent_id: u16,
+    pub max_phrase_words: usize,
+}
+
+pub const MAX_WORD_BYTES: usize = 32;
+
+impl Vocab {
+    #[inline]
+    fn filter_bit(w: &[u8]) -> usize {
+        let n = w.len();
+        let (a, b, z) = (w[0] as usize, w[n.min(2) - 1] as usize, w[n - 1] as usize);
+        (n.wrapping_mul(0x9E37) ^ a.wrapping_mul(0x85EB) ^ b.wrapping_mul(0xC2B2) ^ z.wrapping_mul(0x27D4)) & 0xFFFF
+    }
+
+    pub const HASH_SEED: u32 = 0x811c_9dc5;
+
+    /// One step of the word hash (the lexer computes it while scanning).
+    #[inline(always)]
+    pub fn hash_step(h: u32, c: u8) -> u32 {
+        (h.rotate_left(5) ^ c as u32).wrapping_mul(0x2722_0a95)
+    }
+
+    #[inline]
+    fn hash(w: &[u8]) -> u32 {
+        let mut h: u32 = Self::HASH_SEED;
+        for &c in w {
+            h = Self::hash_step(h, c);
+        }
+        h | 1
+    }
+
+    /// The id of an ASCII word given its bytes as written and the hash of its lower-cased bytes
+    /// (`c | 0x20` for letters, digits and apostrophes).
+    #[inline(always)]
+    pub fn ascii_word_id(&self, raw: &[u8], h: u32) -> u16 {
+        let h = h | 1;
+        let mask = self.slots.len() - 1;
+        let mut k = (h as usize) & mask;
+        loop {
+            let (sh, id) = self.slots[k];
+            if sh == 0 {
+                return 0;
+            }
+            if sh == h {
+                let (a, b) = self.spans[id as usize];
+                let w = &self.arena[a as usize..b as usize];
+                if w.len() == raw.len() && w.iter().zip(raw).all(|(x, y)| *x == (*y | 0x20)) {
+                    return id;
+                }
+            }
+            k = (k + 1) & mask;
+        }
+    }
+
+    #[inline(always)]
+    pub fn word_id(&self, lower: &[u8]) -> u16 {
+        if lower.is_empty() || lower.len() > MAX_WORD_BYTES {
+            return 0;
+        }
+        let bit = Self::filter_bit(lower);
+        if self.filter[bit >> 6] & (1u64 << (bit & 63)) == 0 {
+            return 0;
+        }
+        let h = Self::hash(lower);
+        let mask = self.slots.len() - 1;
+        let mut k = (h as usize) & mask;
+        loop {
+            let (sh, id) = self.slots[k];
+            if sh == 0 {
+                return 0;
+            }
+            if sh == h {
+                let (a, b) = self.spans[id as usize];
+                let w = &self.arena[a as usize..b as usize];
+                if w.len() == lower.len() && w.iter().zip(lower).all(|(x, y)| x == y) {
+                    return id;
+                }
+            }
+            k = (k + 1) & mask;
+        }
+    }
+
+    #[inline]
+    pub fn child(&self, node: u32, word: u16) -> Option<u32> {
+        if node == 0 {
+            let c = self.first.get(word as usize).copied().unwrap_or(0);
+            return if c == 0 { None } else { Some(c) };
+        }
+        let (a, b) = (self.kid_start[node as usize] as usize, self.kid_start[node as usize + 1] as usize);
+        let kids = &self.kids[a..b];
+        if kids.len() <= 8 {
+            kids.iter().find(|k| k.0 == word).map(|k| k.1)
+        } else {
+            kids.binary_search_by_key(&word, |k| k.0).ok().map(|i| kids[i].1)
+        }
+    }
+
+    #[inline]
+    pub fn has_kids(&self, node: u32) -> bool {
+        self.kid_start[node as usize] != self.kid_start[node as usize + 1]
+    }
+
+    #[inline]
+    pub fn entry(&self, node: u32) -> Option<&Entry> {
+        self.nodes[node as usize].as_ref()
+    }
+
+    fn intern(&mut self, w: &str) -> u16 {
+        if let Some(&id) = self.words.get(w.as_bytes()) {
+            return id;
+        }
+        let id = u16::try_from(self.words.len() + 1).expect("vocabulary exceeds u16");
+        self.words.insert(w.as_bytes().to_vec().into_boxed_slice(), id);
+        id
+    }
+
+    fn add(&mut self, phrase: &str, e: Entry) {
+        let mut node = 0u32;
+        let mut n = 0;
+        for w in phrase.split_whitespace() {
+            let id = self.intern(w);
+            n += 1;
+            node = match self.edges.get(&(node, id)) {
+                Some(&c) => c,
+                None => {
+                    let c = self.nodes.len() as u32;
+                    self.nodes.push(None);
+                    self.edges.insert((node, id), c);
+                    c
+                }
+            };
+        }
+        self.max_phrase_words = self.max_phrase_words.max(n);
+        let slot = &mut self.nodes[node as usize];
+        match slot {
+            None => *slot = Some(e),
+            Some(old) => {
+                old.roles |= e.roles;
+                if e.label.is_some() {
+                    old.label = e.label;
+                }
+                if e.unit.is_some() {
+                    old.unit = e.unit;
+                }
+                if e.num.is_some() {
+                    old.num = e.num;
+                }
+            }
+        }
+    }
+
+    fn roles(&mut self, words: &[&str], r: u32) {
+        for w in words {
+            self.add(w, Entry { roles: r, ..Default::default() });
+        }
+    }
+
+    fn labels(&mut self, words: &[&str], a: LabelAtom) {
+        for w in words {
+            self.add(w, Entry { label: Some(a), ..Default::default() });
+        }
+    }
+
+    fn units(&mut self, words: &[&str], u: UnitKind) {
+        for w in words {
+            self.add(w, Entry { unit: Some(u), ..Default::default() });
+        }
+    }
+}
+
+pub fn vocab() -> &'static Vocab {
+    static V: OnceLock<Vocab> = OnceLock::new();
+    V.get_or_init(build)
+}
+
+fn build() -> Vocab {
+    use role::*;
+    use LabelAtom::*;
+    use Quantity as Qy;
+    let mut v = Vocab {
+        words: FxHashMap::default(),
+        filter: Vec::new(),
+        first: Vec::new(),
+        kid_start: Vec::new(),
+        kids: Vec::new(),
+        slots: Vec::new(),
+        arena: Vec::new(),
+        spans: Vec::new(),
+        edges: FxHashMap::default(),
+        nodes: vec![None],
+        per_id: 0,
+        percent_id: 0,
+        max_phrase_words: 0,
+    };
+    v.per_id = v.intern("per");
+    v.percent_id = v.intern("percent");
+
+    // ---- quantity names -------------------------------------------------------------------
+    v.labels(
+        &[
+            "snr", "snrs", "signal to noise ratio", "signal to noise ratios", "signal to noise", "signal noise ratio",
+            "signal and noise ratio", "s per n ratio", "s per n", "sn ratio", "sound to noise ratio", "sound to noise",
+            "speech to noise ratio", "speech to noise", "signal to noise level", "snr value",
+        ],
+        Q(Qy::Snr),
+    );
+    v.labels(
+        &[
+            "srmr", "speech to reverberation modulation energy ratio", "speech to reverberation modulation ratio",
+            "speech to reverberation modulation", "speech to reverberation energy ratio", "speech to reverberation ratio",
+            "speech to reverberant modulation energy ratio", "speech reverberation modulation energy ratio",
+            "reverberation modulation energy ratio", "modulation energy ratio", "srrm", "srr", "srrer", "sremr", "srmre",
+            "srrm er",
+        ],
+        Q(Qy::Srmr),
+    );
+    v.labels(
+        &[
+            "speaking rate", "speaking rates", "speech rate", "speech rates", "speaking speed", "speech speed",
+            "speaking pace", "speech pace", "speaking tempo", "speech tempo", "rate of speech", "rate of speaking",
+            "talking rate", "talking speed", "syllable rate", "syllabic rate", "srs", "srsr", "srs rate", "srate",
+            "speakingrate", "speechrate", "delivery rate", "rate of delivery", "speed of speech", "pace of speech",
+            "tempo of speech", "speaking rate sr",
+        ],
+        Q(Qy::SpeakingRate),
+    );
+    v.labels(
+        &[
+            "articulation rate", "articulation rates", "articulatory rate", "rate of articulation", "articulation speed",
+            "articulationrate", "articulation tempo", "articulation_rate",
+        ],
+        Q(Qy::ArticulationRate),
+    );
+    v.labels(
+        &[
+            "number of pauses", "number of pause", "number of the pauses", "pause count", "pauses count", "count of pauses",
+            "num pauses", "num of pauses", "number pauses", "total pauses", "total number of pauses", "pause number",
+            "pauses number", "pause num", "pauses num", "pa count", "pause counts", "pauses", "pause", "total pause count",
+            "number of silent pauses", "silent pauses", "number of silences", "silence count", "pazes", "pause total",
+            "pauses total", "pauses detected", "number of pauses detected", "pa总数", "pause总数",
+        ],
+        Q(Qy::PauseCount),
+    );
+    v.labels(
+        &[
+            "pause rate", "pause rates", "rate of pauses", "rate of pausing", "pausing rate", "pause frequency",
+            "frequency of pauses", "pauserate", "pa rate", "prate", "p rate", "pasepm", "pa per m", "pa per min",
+            "p per min", "pa minute", "pa min", "pause rate pr", "pauses rate", "pper min", "pperm", "p速率", "pase速率",
+            "pa速率",
+        ],
+        Q(Qy::PauseRate),
+    );
+    v.labels(
+        &[
+            "f0", "fo", "f 0", "fundamental frequency", "fundamental frequencies", "fundamental", "fundamental freq",
+            "pitch", "voice pitch", "vocal pitch", "mf", "f0s", "pitched",
+        ],
+        F0,
+    );
+    v.labels(
+        &["f0mean", "fmean", "meanf0", "fomean", "average frequency", "mean frequency", "f0avg", "avgf0"],
+        Q(Qy::F0Mean),
+    );
+    v.labels(
+        &[
+            "f0sd", "f0std", "f0stdev", "f0stddev", "fsd", "fdstd", "fdist", "fstdev", "fstd", "fstddev", "f0dev",
+        ],
+        Q(Qy::F0Sd),
+    );
+    v.labels(
+        &[
+            "sd", "std", "stdev", "stddev", "std dev", "standard deviation", "standard deviations", "st dev", "sigma",
+            "σ", "s d",
+        ],
+        Sd,
+    );
+    v.labels(&["mean", "average", "avg", "median", "averaged"], Mean);
+    v.labels(&["jitter", "jitters", "local jitter", "jitter local", "jit", "jitt"], Q(Qy::Jitter));
+    v.labels(&["shimmer", "shimmers", "local shimmer", "shimmer local", "shim"], Q(Qy::Shimmer));
+    v.labels(
+        &["rap", "ppq", "ppq5", "ddp", "apq", "apq3", "apq5", "apq11", "dda", "absolute", "abs", "absolute jitter"],
+        Variant,
+    );
+    v.labels(
+        &[
+            "hnr", "hnrs", "harmonics to noise ratio", "harmonic to noise ratio", "harmonics to noise ratios",
+            "harmonic to noise ratios", "harmonics to noise", "harmonic to noise", "harmonic noise ratio",
+            "harmonics noise ratio", "harmonicity", "h per n ratio", "h per n", "hrn", "hrnr", "hrn ratio", "h ratio",
+            "hratio", "hhr", "hrf", "hrv", "hlv", "hrp", "harmonics to noise ratio hnr",
+        ],
+        Q(Qy::Hnr),
+    );
+    v.labels(
+        &[
+            "overlap", "overlap ratio", "overlap fraction", "overlap percentage", "overlap proportion", "overlapping speech",
+            "overlapped speech", "speech overlap", "overlap rate", "overlapratio", "proportion of overlap",
+            "percentage of overlap", "degree of overlap", "amount of overlap", "overlapping", "talker overlap", "overlaps",
+            "overlapped",
+            "overlap between speakers", "overlap between the speakers", "overlap between talkers",
+        ],
+        Q(Qy::OverlapRatio),
+    );
+    v.labels(
+        &[
+            "duration", "length", "total duration", "total length", "recording duration", "clip duration",
+            "audio duration", "file duration", "recording length", "clip length", "audio length", "lasts", "lasting",
+            "runtime", "running time", "duration of the recording", "duration of the clip", "duration of the audio",
+            "length of the recording", "length of the clip", "length of the audio",
+        ],
+        Duration,
+    );
+
+    // ---- things that are not our quantities --------------------------------------------------
+    v.labels(
+        &[
+            "sample rate", "sampling rate", "sample frequency", "sampling frequency", "samplerate", "sampled at",
+            "sample rates", "sampling rates", "bit depth", "bitdepth", "bit rate", "bitrate", "bits per sample",
+            "channels", "channel count", "number of channels", "rt60", "rt 60", "t60", "t30", "t20", "edt",
+            "reverberation time", "reverb time", "reverberation", "reverb", "reverberation level", "decay time", "c50",
+            "c80", "d50", "clarity", "clarity index", "drr", "direct to reverberant ratio", "direct to reverberation ratio",
+            "sdr", "si sdr", "sisdr", "si snr", "sisnr", "segmental snr", "seg snr", "segsnr",
+            "signal to interference ratio", "signal to distortion ratio", "pesq", "stoi", "estoi", "mos", "dnsmos",
+            "nisqa", "polqa", "visqol", "mean opinion score", "quality score", "quality rating", "overall quality", "loudness",
+            "integrated loudness", "loudness range", "lufs", "lra", "true peak", "peak", "peak level", "peaks", "dbfs",
+            "rms", "rms level", "volume", "gain", "noise level", "noise floor", "signal level", "speech level estimation",
+            "background noise level", "dynamic range", "crest factor", "thd", "total harmonic distortion", "distortion",
+            "frequency range", "frequency response", "bandwidth", "cutoff", "cut off", "low pass", "high pass", "lowpass",
+            "highpass", "roll off", "rolloff", "spectral centroid", "spectral rolloff", "spectral roll off",
+            "spectral flatness", "spectral tilt", "formant", "formants", "f1", "f2", "f3", "f4", "pitch range",
+            "f0 range", "frequency", "hum", "latency", "delay", "intelligibility", "age", "wer", "cer", "accuracy",
+            "confidence", "nhr", "noise to harmonics ratio", "energy", "speech level", "speech dynamics",
+            "pause duration", "pause durations", "duration of pauses", "duration of the pauses", "duration of each pause",
+            "pause length", "pause lengths", "length of pauses", "length of the pauses", "silence duration",
+            "speech duration", "reverberation duration", "phonation time", "phonation duration", "syllable duration",
+            "utterance duration", "sentence duration", "word duration", "average pause duration",
+            "mean pause duration", "total pause duration", "average pause length", "mean pause length", "codec",
+            "snr improvement", "sti", "speech transmission index", "nasality", "tokens", "sentence number",
+            "range of pitch", "pitch variation range", "vocal range", "frequency band",
+        ],
+        Distractor,
+    );
+
+    // ---- units (after a number; a unit phrase where a label stands is a unit hint or a label) --
+    v.units(&["db", "decibel", "decibels", "dbs"], UnitKind::Db);
+    v.units(&["hz", "hertz", "cps"], UnitKind::Hz);
+    v.units(&["khz", "kilohertz", "k hz"], UnitKind::KHz);
+    v.units(&["percent", "per cent", "pct", "percentage", "percentage points", "percents"], UnitKind::Percent);
+    v.units(
+        &[
+            "syllables per second", "syllables per sec", "syllables per s", "syllable per second", "syllable per s",
+            "syllables a second", "syllables each second", "syl per s", "syl per sec", "syl per second", "syll per s",
+            "syll per sec", "syll per second", "syls per s", "syllables per seconds", "syllables per secs",
+            "syllables per sec.", "syllables second", "syllable per sec",
+        ],
+        UnitKind::SyllPerSec,
+    );
+    v.units(
+        &["syllables per minute", "syllables per min", "syl per min", "syll per min", "syllable per minute"],
+        UnitKind::SyllPerMin,
+    );
+    v.units(
+        &["words per minute", "word per minute", "words per min", "wpm", "words a minute", "words per minutes"],
+        UnitKind::Wpm,
+    );
+    v.units(&["words per second", "words per s", "words per sec", "word per second"], UnitKind::WordsPerSec);
+    v.units(
+        &["pauses", "pause", "silent pauses", "silences", "silent intervals", "pause events", "distinct pauses"],
+        UnitKind::Pauses,
+    );
+    v.units(
+        &[
+            "pauses per minute", "pause per minute", "pauses per min", "pause per min", "pauses a minute",
+            "pauses each minute", "pauses every minute", "pausing per min", "pausing per minute", "pauses per minutes",
+            "pausing per minutes",
+        ],
+        UnitKind::PausesPerMin,
+    );
+    v.units(
+        &[
+            "pauses per second", "pause per second", "pauses per s", "pauses per sec", "pausing per s",
+            "pausing per second", "pause per s", "pausing per sec",
+        ],
+        UnitKind::PausesPerSec,
+    );
+    v.units(
+        &["per minute", "per min", "a minute", "each minute", "every minute", "per minutes", "per mins", "minute 1"],
+        UnitKind::PerMin,
+    );
+    v.units(&["per second", "per sec", "per s", "per secs"], UnitKind::PerSec);
+    v.units(&["s", "sec", "secs", "second", "seconds"], UnitKind::Seconds);
+    v.units(&["ms", "msec", "millisecond", "milliseconds"], UnitKind::Ms);
+    v.units(&["min", "mins", "minute", "minutes"], UnitKind::Minutes);
+    v.units(
+        &[
+            "dbfs", "db fs", "db spl", "dba", "db a", "dbc", "db lufs", "db hl", "dbv", "dbu", "lufs", "lkfs", "lu",
+            "kbps", "kb per s", "kbit per s", "mbps", "bits", "bit", "channels", "channel", "meters", "meter", "metres",
+            "m", "cm", "mm", "years", "year", "yrs", "words", "word", "syllables", "syllable", "times", "x", "samples",
+            "frames", "sentences", "sentence", "speakers", "speaker", "voices", "people", "persons", "hours", "hour",
+            "days", "points", "stars", "bpm", "mb", "kb", "gb", "segments", "tracks", "dollars", "degrees", "us", "µs",
+            "microseconds", "semitones", "semitone", "st", "cents", "octaves", "men", "women", "students", "steps",
+            "items", "utterances", "talkers", "pm", "am", "o'clock", "khz sampling", "khz sample rate",
+            "db of dynamic range", "mph", "kg", "lbs", "watts",
+        ],
+        UnitKind::Other,
+    );
+
+    // ---- function words -------------------------------------------------------------------------
+    v.roles(
+        &[
+            "is", "are", "was", "were", "be", "been", "being", "of", "at", "the", "a", "an", "in", "this", "that", "its",
+            "it", "for", "value", "values", "estimated", "estimate", "estimation", "measured", "measurement", "calculated",
+            "computed", "reads", "reading", "equals", "equal", "to", "recording", "recordings", "audio", "clip", "signal",
+            "speech", "voice", "speaker's", "appears", "seems", "appear", "seem", "overall", "local", "total",
+            "current", "given", "stated", "reported", "detected", "observed", "found", "here", "ratio", "result",
+            "results", "figure", "number", "count", "score", "rating", "level", "levels", "has", "have", "shows", "showing", "exhibits", "sits", "stands",
+            "registers", "comes", "on", "set", "very", "quite", "fairly", "relatively", "extremely", "only", "just",
+            "measures", "measure", "came", "out", "as", "approx", "estimates", "speaker", "talker", "sample",
+            "metric", "rate", "mean", "average", "there", "contains", "contain", "has", "had", "recorded", "exactly",
+            "precisely", "slightly", "lower", "higher", "low", "high", "moderate", "moderately", "likely", "probably",
+            "possibly", "somewhere", "range", "ranges", "ranging", "averages", "averaging", "with", "and", "clip's",
+            "recording's", "audio's", "signal's", "voice's", "sample's", "file", "utterance", "would", "could", "say",
+            "i", "we", "calculate", "estimated at", "per", "db", "hz", "percent", "dev",
+        ],
+        FILLER,
+    );
+    v.roles(
+        &[
+            "recording", "recordings", "audio", "clip", "signal", "speech", "voice", "speaker", "talker", "sample",
+            "file", "utterance", "speaker's", "clip's", "recording's", "audio's", "signal's", "voice's", "sample's",
+            "excerpt", "mixture", "snippet", "track",
+        ],
+        REC_NOUN,
+    );
+    v.roles(
+        &[
+            "recording", "clip", "audio", "file", "excerpt", "sample", "snippet", "track", "mixture", "recordings",
+            "clips", "audio clip", "sound file", "soundbite", "passage",
+        ],
+        DUR_NOUN,
+    );
+    v.roles(
+        &[
+            "about", "around", "approximately", "approx", "roughly", "nearly", "almost", "circa", "ca", "close to",
+            "on the order of", "in the region of", "or so", "some", "approximate", "approximated", "around about",
+            "in the vicinity of", "somewhere around", "in the range of", "ish",
+        ],
+        HEDGE,
+    );
+    v.roles(
+        &[
+            "above", "over", "more than", "greater than", "higher than", "at least", "exceeding", "exceeds",
+            "in excess of", "upwards of", "beyond", "no less than", "not less than", "minimum of", "a minimum of",
+        ],
+        BOUND_LO,
+    );
+    v.roles(
+        &[
+            "below", "under", "less than", "lower than", "at most", "up to", "no more than", "not more than",
+            "fewer than", "maximum of", "a maximum of", "beneath", "not exceeding", "smaller than",
+        ],
+        BOUND_HI,
+    );
+    v.roles(&["between", "ranging between", "ranges between", "range between"], BETWEEN);
+    v.roles(&["from", "ranging from", "ranges from", "range from", "ranged from"], FROM);
+    v.roles(&["to", "through", "thru"], RANGE_TO);
+    v.roles(&["and"], AND);
+    v.roles(&["or"], OR);
+    v.roles(
+        &[
+            "typical", "typically", "usually", "normally", "generally", "commonly", "ideal", "ideally", "recommended",
+            "for example", "for instance", "eg", "such as", "compared to", "compared with", "norm", "norms",
+            "expected for", "standard for", "typical for", "normal range", "normal ranges", "reference range",
+        ],
+        GENERIC,
+    );
+    v.roles(
+        &[
+            "cannot", "can't", "cant", "unable", "not available", "not provided", "not specified", "not measurable",
+            "not measured", "not determinable", "not determined", "not applicable", "not possible", "impossible",
+            "insufficient", "unavailable", "undetermined", "indeterminate", "unknown", "not given", "not reported",
+            "not calculable", "not computable", "n per a", "na", "nan", "null", "tbd", "x", "xx", "xxx", "n", "nn",
+            "not detected", "not detectable", "not discernible", "not clear", "unclear", "not estimable",
+            "cannot be determined", "placeholder", "insert", "not enough", "none provided", "not possible to determine",
+            "hard to determine", "difficult to determine", "unmeasurable", "no data", "missing",
+        ],
+        SLOT,
+    );
+    v.roles(
+        &[
+            "no", "without", "not", "never", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't",
+            "hasn't", "haven't", "lacks", "lacking", "free of", "devoid of", "absence of", "zero", "nor", "neither",
+            "without any", "no evidence of",
+        ],
+        NEGATOR,
+    );
+    v.roles(
+        &[
+            "any", "noticeable", "discernible", "audible", "apparent", "perceptible", "detectable", "significant",
+            "clear", "obvious", "notable", "distinct", "real", "silent", "evident", "observable", "identifiable",
+            "measurable", "marked", "discrete", "intentional", "deliberate", "noticeable silent", "appreciable",
+            "perceivable", "definite", "actual", "true", "such",
+        ],
+        NEG_ADJ,
+    );
+    v.roles(
+        &[
+            "long", "longer", "lengthy", "extended", "unnatural", "awkward", "unusual", "excessive", "prolonged", "many",
+            "much", "frequent", "more", "fewer", "few", "other", "less", "additional", "further", "short", "large",
+            "big", "major", "unnecessary", "abrupt", "sudden", "noticeably",
+        ],
+        NEG_BLOCK,
+    );
+    v.roles(
+        &[
+            "speaker", "talker", "sentence", "segment", "track", "channel", "step", "part", "item", "line", "chapter",
+            "section", "version", "table", "figure", "fig", "number", "rank", "take", "round", "trial", "question",
+            "rung", "prompt", "page", "class", "type", "stage", "option", "mixture", "utterance", "person", "tier",
+            "layer", "window", "frame", "turn", "row", "episode", "room", "model", "system", "test", "example",
+            "sentences", "speakers", "scenario", "case", "subject", "participant", "file", "clip", "sample", "voice",
+            "pause", "grade", "category", "group", "phase", "level", "mode",
+        ],
+        IDENT,
+    );
+    v.roles(
+        &[
+            "speakers", "voices", "people", "persons", "men", "women", "segments", "sentences", "words", "syllables",
+            "times", "years", "frames", "samples", "channels", "bits", "tracks", "utterances", "items", "points",
+            "parts", "steps", "hours", "days", "dollars", "students", "talkers", "phrases", "clauses", "seconds",
+            "miles", "dogs", "languages", "o'clock", "sentence", "word", "syllable", "speaker", "voice", "person",
+            "minutes",
+        ],
+        COUNTED,
+    );
+    v.roles(
+        &[
+            "is", "are", "was", "were", "be", "being", "been", "measures", "measured", "reads", "equals", "stands", "sits",
+            "comes", "lies", "registers", "shows", "has", "had", "of", "indicates", "reaches", "hovers", "averages",
+        ],
+        COPULA,
+    );
+    v.roles(&["and", "but", "while", "whereas", "with", "plus", "also", "alongside", "however"], CONJ);
+    v.roles(&["pause", "pauses", "paused", "pausing", "silence", "silences", "break", "breaks", "gap", "gaps"], PAUSE_NOUN);
+    v.roles(
+        &[
+            "at", "from", "until", "till", "by", "after", "before", "starting", "ending", "begins", "ends", "begin",
+            "end", "starts", "start", "since", "onset", "offset", "marks", "mark", "timestamp", "timestamps", "time",
+            "at around", "at about", "at approximately", "starting at", "ending at", "occurs at", "occur at",
+            "ends at", "begins at", "beginning", "between the",
+        ],
+        TIME_PREP,
+    );
+    v.roles(&["long", "in length", "in duration", "in total length"], LONG);
+    v.roles(&["none", "nil", "none detected", "none observed", "none noted"], NONE_WORD);
+    v.roles(&["out of", "on a scale", "on a scale of", "per 5", "per 10"], SCORE);
+    v.roles(
+        &[
+            "approx", "e", "i", "vs", "ca", "est", "avg", "no", "mr", "mrs", "dr", "st", "fig", "std", "dev", "cf",
+            "resp", "eg", "ie", "approximately", "min", "sec", "syl", "syll", "freq", "num", "av",
+        ],
+        ABBREV,
+    );
+    v.roles(&["pause free", "pausefree", "pauseless", "without pausing", "no pausing"], NO_PAUSES);
+    v.roles(&["plus or minus", "plus minus", "give or take"], PLUS_MINUS);
+    v.roles(
+        &[
+            "says", "said", "say", "saying", "utters", "uttered", "transcript", "transcription", "transcribed",
+            "transcribed as", "content", "speech content", "spoken content", "text", "sentence", "words", "reads as",
+            "quote", "quoted", "utterance", "phrase", "spoken", "line",
+        ],
+        SPEECH_CUE,
+    );
+    v.roles(&["says", "said", "saying", "utters", "uttered", "tells", "told", "counted", "counts"], SPEECH_VERB);
+    v.roles(&["the", "its", "a", "an", "this", "their", "his", "her", "our", "that"], DET);
+    v.roles(&["which", "who", "that", "where", "whose"], RELATIVE);
+
+    // ---- number words ---------------------------------------------------------------------------
+    const SMALL: [&str; 20] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    ];
+    for (i, w) in SMALL.iter().enumerate() {
+        v.add(w, Entry { num: Some(NumWord::Small(i as u8)), ..Default::default() });
+    }
+    const TENS: [&str; 8] = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+    for (i, w) in TENS.iter().enumerate() {
+        v.add(w, Entry { num: Some(NumWord::Tens((i as u8 + 2) * 10)), ..Default::default() });
+    }
+    v.add("hundred", Entry { num: Some(NumWord::Hundred), ..Default::default() });
+    v.add("thousand", Entry { num: Some(NumWord::Thousand), ..Default::default() });
+    v.add("point", Entry { num: Some(NumWord::Point), ..Default::default() });
+    v.add("a", Entry { num: Some(NumWord::A), ..Default::default() });
+    v.add("an", Entry { num: Some(NumWord::A), ..Default::default() });
+    v.add("single", Entry { num: Some(NumWord::Single), ..Default::default() });
+    v.add("dozen", Entry { num: Some(NumWord::Dozen), ..Default::default() });
+    v.finish();
+    v
+}
+
+impl Vocab {
+    fn finish(&mut self) {
+        self.filter = vec![0u64; 1 << 10];
+        for w in self.words.keys() {
+            let bit = Self::filter_bit(w);
+            self.filter[bit >> 6] |= 1u64 << (bit & 63);
+        }
+        self.first = vec![0u32; self.words.len() + 2];
+        let mut all: Vec<(u32, u16, u32)> = self.edges.iter().map(|(&(n, w), &c)| (n, w, c)).collect();
+        all.sort_unstable();
+        self.kid_start = vec![0u32; self.nodes.len() + 1];
+        self.kids = Vec::with_capacity(all.len());
+        for &(node, word, child) in &all {
+            if node == 0 {
+                self.first[word as usize] = child;
+            }
+            self.kid_start[node as usize + 1] += 1;
+            self.kids.push((word, child));
+        }
+        for k in 1..self.kid_start.len() {
+            self.kid_start[k] += self.kid_start[k - 1];
+        }
+        let size = (self.words.len() * 4).next_power_of_two();
+        self.slots = vec![(0, 0); size];
+        self.spans = vec![(0, 0); self.words.len() + 1];
+        for (w, &id) in self.words.iter() {
+            let a = self.arena.len() as u32;
+            self.arena.extend_from_slice(w);
+            self.spans[id as usize] = (a, self.arena.len() as u32);
+            let h = Self::hash(w);
+            let mut k = (h as usize) & (size - 1);
+            while self.slots[k].0 != 0 {
+                k = (k + 1) & (size - 1);
+            }
+            self.slots[k] = (h, id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_have_ids_and_phrases_resolve() {
+        let v = vocab();
+        let snr = v.word_id(b"snr");
+        assert_ne!(snr, 0);
+        let node = v.child(0, snr).unwrap();
+        assert_eq!(v.entry(node).unwrap().label, Some(LabelAtom::Q(Quantity::Snr)));
+        // "pauses" is a label, a unit and a pause noun at once
+        let p = v.child(0, v.word_id(b"pauses")).unwrap();
+        let e = v.entry(p).unwrap();
+        assert_eq!(e.label, Some(LabelAtom::Q(Quantity::PauseCount)));
+        assert_eq!(e.unit, Some(UnitKind::Pauses));
+        assert!(e.has(role::PAUSE_NOUN));
+        assert_eq!(v.word_id(b"notaword"), 0);
+    }
+}

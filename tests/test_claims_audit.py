@@ -1,0 +1,81 @@
+"""The parser audit: label files, matching rule, the audit-parser command, and the development set."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from acousticlaim.claims.audit import LabelsError, audit, format_report, load_labels, value_matches
+from acousticlaim.cli import app
+
+DATA = Path(__file__).parent / "data"
+
+
+def write(tmp_path, records):
+    p = tmp_path / "labels.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return p
+
+
+def test_value_matching_tolerance():
+    assert value_matches(101.0, 100.0) and not value_matches(101.5, 100.0)
+    assert value_matches(0.009, 0.0) and not value_matches(0.02, 0.0)
+
+
+def test_audit_counts_hits_misses_and_false_positives(tmp_path):
+    p = write(
+        tmp_path,
+        [
+            {"text": "The SNR is 12 dB and the HNR is 9 dB.", "gold": [{"quantity": "snr", "value": 12}, {"quantity": "hnr", "value": 10}]},
+            {"text": "Shimmer: 0.3 dB", "gold": [{"quantity": "shimmer", "value": 0.3}]},  # gold says %, parser says dB
+            {"text": "five pauses", "gold": [{"quantity": "pause_count", "value": 5, "unit": "count", "span": [0, 11]}]},
+        ],
+    )
+    report = audit(load_labels(p))
+    assert (report.overall.tp, report.overall.fp, report.overall.fn) == (2, 2, 2)
+    assert report.per_quantity["hnr"].fp == 1 and report.per_quantity["hnr"].fn == 1
+    assert report.per_quantity["shimmer"].precision == 0.0
+    assert report.per_quantity["pause_count"].recall == 1.0
+    assert "overall" in format_report(report)
+
+
+def test_bad_label_files_name_the_line(tmp_path):
+    p = tmp_path / "bad.jsonl"
+    p.write_text('{"text": "a", "gold": []}\n{"text": "b", "gold": [{"quantity": "loudness", "value": 1}]}\n')
+    with pytest.raises(LabelsError, match=r"bad.jsonl:2: gold\[0\] needs a 'quantity'"):
+        load_labels(p)
+    p.write_text("not json\n")
+    with pytest.raises(LabelsError, match="bad.jsonl:1: not JSON"):
+        load_labels(p)
+
+
+def test_audit_parser_command(tmp_path, capsys):
+    p = write(tmp_path, [{"text": "SNR: 7 dB", "gold": [{"quantity": "snr", "value": 7}]}])
+    with pytest.raises(SystemExit) as e:
+        app(["audit-parser", str(p)])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "snr" in out and "1.000" in out
+    with pytest.raises(SystemExit) as e:
+        app(["audit-parser", str(tmp_path / "missing.jsonl")])
+    assert e.value.code == 2
+
+
+def test_development_set_meets_the_targets():
+    """The labelled development set (real panel generations and written texts, >= 250)."""
+    items = load_labels(DATA / "dev_labels.jsonl")
+    assert len(items) >= 250
+    report = audit(items)
+    assert report.overall.precision >= 0.995
+    assert report.overall.recall >= 0.95
+
+
+def test_heldout_set_meets_the_targets():
+    """The held-out panel texts (labelled before the parser was first run on them; see
+    tests/data/LABELLING.md). Their first audit gave precision 0.998 and recall 0.998; this test now
+    guards against regressions."""
+    items = load_labels(DATA / "heldout_labels.jsonl")
+    assert len(items) >= 100
+    report = audit(items)
+    assert report.overall.precision >= 0.995
+    assert report.overall.recall >= 0.95
