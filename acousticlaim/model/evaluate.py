@@ -11,19 +11,18 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.quantities import SCORED_KEYS, VOICE_KEYS
+from acousticlaim.scoring import stats
 
 
 def nmae(pred: np.ndarray, ref: np.ndarray) -> float:
-    """MAE / MAE of the median reference, over pairs where both are finite (NaN if undefined)."""
+    """The project's nMAE (:func:`acousticlaim.scoring.stats.nmae`) over the pairs where both are finite;
+    NaN where fewer than two pairs remain or the reference is constant (no floor)."""
     pred, ref = np.asarray(pred, float), np.asarray(ref, float)
     ok = np.isfinite(pred) & np.isfinite(ref)
     if ok.sum() < 2:
         return float("nan")
-    p, r = pred[ok], ref[ok]
-    floor = np.abs(r - np.median(r)).mean()
-    if floor == 0:
-        return float("nan")
-    return float(np.abs(p - r).mean() / floor)
+    value = stats.nmae(pred[ok], ref[ok])
+    return float("nan") if value is None else value
 
 
 def nmae_by_quantity(predictions: pd.DataFrame, labels: pd.DataFrame, clip_ids) -> dict[str, float]:
