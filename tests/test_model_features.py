@@ -6,7 +6,7 @@ import pytest
 
 from acousticlaim.audio import write_audio
 from acousticlaim.corpus.manifest import write_manifest
-from acousticlaim.model.data import build_clip_table, read_references
+from acousticlaim.model.data import build_clip_table, read_reference_labels
 from acousticlaim.model.features import cached_fingerprint, extract_features, read_clip_features
 from acousticlaim.quantities import SCORED_KEYS
 
@@ -72,11 +72,11 @@ def test_clip_table_joins_labels_and_zeroes_twin_overlap(corpus):
     by_id = table.set_index("clip_id")
     assert by_id.loc["m0", "overlap"] == 0.7 and by_id.loc["m0_s1clean", "overlap"] == 0.0
     assert np.isnan(by_id.loc["m0", "jitter"]) and by_id.loc["m0", "hnr"] == SCORED_KEYS.index("hnr")
-    wide = read_references(corpus / "refs.parquet")
+    wide = read_reference_labels(corpus / "refs.parquet")
     assert list(wide.columns) == list(SCORED_KEYS)
 
 
 def test_reference_table_without_needed_columns_is_named(tmp_path):
     pd.DataFrame({"clip_id": ["a"], "quantity": ["snr"]}).to_parquet(tmp_path / "r.parquet")
     with pytest.raises(ValueError, match=r"r.parquet: reference table lacks column\(s\) \['value', 'defined'\]"):
-        read_references(tmp_path / "r.parquet")
+        read_reference_labels(tmp_path / "r.parquet")

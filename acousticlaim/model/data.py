@@ -22,29 +22,11 @@ import pandas as pd
 from acousticlaim.corpus.manifest import read_manifest
 from acousticlaim.failures import Failure
 from acousticlaim.model.features import read_clip_features
-from acousticlaim.quantities import SCORED_KEYS
+from acousticlaim.instruments.reference_table import read_references, reference_labels
 
-REFERENCE_COLUMNS = ["clip_id", "quantity", "value", "defined"]
-
-
-def read_references(path: str | Path) -> pd.DataFrame:
+def read_reference_labels(path: str | Path) -> pd.DataFrame:
     """Wide labels: index clip_id, one column per scored quantity, NaN where undefined or absent."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no reference table (run `dvc repro references` first)")
-    refs = pd.read_parquet(path)
-    missing = [c for c in REFERENCE_COLUMNS if c not in refs.columns]
-    if missing:
-        raise ValueError(f"{path}: reference table lacks column(s) {missing}; it has {list(refs.columns)}")
-    refs = refs[refs["quantity"].isin(SCORED_KEYS)].copy()
-    defined = refs["defined"].astype(bool) & np.isfinite(refs["value"].astype(float))
-    refs["label"] = np.where(defined, refs["value"].astype(float), np.nan)
-    dup = refs.duplicated(["clip_id", "quantity"])
-    if dup.any():
-        first = refs.loc[dup, ["clip_id", "quantity"]].iloc[0].tolist()
-        raise ValueError(f"{path}: {int(dup.sum())} duplicated (clip_id, quantity) rows, e.g. {first}")
-    wide = refs.pivot(index="clip_id", columns="quantity", values="label")
-    return wide.reindex(columns=list(SCORED_KEYS))
+    return reference_labels(read_references(path))
 
 
 def read_feature_index(features_dir: str | Path) -> pd.DataFrame:
@@ -76,7 +58,7 @@ def build_clip_table(
     if corpora is not None:
         manifest = manifest[manifest["corpus"].isin(list(corpora))]
     index = read_feature_index(features_dir).set_index("clip_id")
-    labels = read_references(references_path) if references_path is not None else None
+    labels = read_reference_labels(references_path) if references_path is not None else None
     failures: list[Failure] = []
     rows = []
     overlap = labelled_overlap(manifest)

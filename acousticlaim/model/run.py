@@ -22,7 +22,7 @@ from acousticlaim.failures import write_failures
 from acousticlaim.io import atomic_path, write_csv, write_json, write_parquet
 from acousticlaim.model.batching import feature_dim, label_matrix, pooled_matrix
 from acousticlaim.model.checkpoint import load_system, save_system
-from acousticlaim.model.data import build_clip_table, read_references
+from acousticlaim.model.data import build_clip_table, read_reference_labels
 from acousticlaim.model.decoder import DecoderSpec
 from acousticlaim.model.evaluate import decline_rates, nmae_by_quantity
 from acousticlaim.model.predict import predict_clips
@@ -227,7 +227,7 @@ def held_out_summary(
     summary["readout_a"] = {str(s): decline_rates(g, overlap, kind) for s, g in generations.items()}
     if references is None or not Path(references).exists():
         return summary
-    labels = read_references(references)
+    labels = read_reference_labels(references)
     test = table[(table["split"] == "test") & (table["corpus"] == "librimix")]
     train_speakers = set(table.loc[table["split"] == "train", "group"])
     # speaker-disjoint evaluation: the target talkers of the test clips never occur in training

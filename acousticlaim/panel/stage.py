@@ -19,7 +19,6 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-import pandas as pd
 
 from acousticlaim.corpus.manifest import read_manifest
 from acousticlaim.failures import write_failures
@@ -28,8 +27,8 @@ from acousticlaim.panel.local_systems import MeasureFn
 from acousticlaim.panel.runner import RunSummary, manifest_audio_loader, run_generations
 from acousticlaim.panel.sampling import SamplingDesign, generation_jobs
 from acousticlaim.panel.systems import build_system, check_system_name, config_sha, model_id
+from acousticlaim.instruments.reference_table import read_references
 
-REFERENCES_NAME = "references.parquet"
 
 
 def system_config(params: Mapping[str, Any], system: str) -> dict[str, Any]:
@@ -37,15 +36,6 @@ def system_config(params: Mapping[str, Any], system: str) -> dict[str, Any]:
     if system not in panel:
         raise KeyError(f"generations.panel has no entry {system!r}; configured: {', '.join(panel) or 'none'}")
     return dict(panel[system])
-
-
-def read_references(references: str | os.PathLike) -> pd.DataFrame:
-    path = Path(references)
-    if path.is_dir():
-        path = path / REFERENCES_NAME
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no references table (run `dvc repro references` first)")
-    return pd.read_parquet(path)
 
 
 def run_stage(
