@@ -11,7 +11,7 @@
 //!
 //! The pass is linear in the length of the text; it never allocates per token beyond the output vector.
 
-use crate::vocab::{Vocab, MAX_WORD_BYTES};
+use crate::vocab::{Vocab, WordKey, MAX_WORD_BYTES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -89,6 +89,8 @@ pub struct Token {
     pub end: u32,
     pub num: f64,
     pub id: u16,
+    /// for a word: the vocabulary's trie node of the word on its own (0 = none)
+    pub node: u32,
     pub kind: Kind,
     pub flags: u8,
 }
@@ -130,9 +132,14 @@ pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) {
             b' ' | b'\t' | 0x0b | 0x0c => i += 1,
             b'0'..=b'9' => i = lex_number(b, i, n, out),
             b'.' if i + 1 < n && b[i + 1].is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.')) => {
-                i = lex_number(b, i, n, out)
+                i = lex_number_general(b, i, n, out)
             }
-            b'a'..=b'z' | b'A'..=b'Z' => i = lex_word(text, b, i, n, v, out),
+            b'a'..=b'z' | b'A'..=b'Z' => {
+                i = match lex_short_word(b, i, n, v, out) {
+                    Some(j) => j,
+                    None => lex_word(text, b, i, n, v, out),
+                }
+            }
             0..=0x7f => i = lex_ascii_punct(b, i, n, out),
             _ => {
                 let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
@@ -182,7 +189,14 @@ pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) {
 
 #[inline]
 fn push(out: &mut Vec<Token>, kind: Kind, start: usize, end: usize, id: u16, flags: u8, num: f64) {
-    out.push(Token { start: start as u32, end: end as u32, num, id, kind, flags });
+    out.push(Token { start: start as u32, end: end as u32, num, id, node: 0, kind, flags });
+}
+
+/// A word token, with the trie node of the word on its own (0 = it starts no phrase).
+#[inline]
+fn push_word(out: &mut Vec<Token>, v: &Vocab, start: usize, end: usize, id: u16, flags: u8) {
+    let node = v.first_node(id);
+    out.push(Token { start: start as u32, end: end as u32, num: 0.0, id, node, kind: Kind::Word, flags });
 }
 
 fn lex_ascii_punct(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize {
@@ -322,7 +336,49 @@ fn bracket_slot(b: &[u8], i: usize, n: usize, close: u8) -> Option<usize> {
     None
 }
 
+/// Powers of ten exact in a double.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// A number at `b[i]` (a digit): the common shapes ("12", "61.6") read in one pass; anything that
+/// may be a time, an ordinal, a thousands group, a decimal comma or a long number goes to
+/// [`lex_number_general`].
+#[inline(always)]
 fn lex_number(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize {
+    let mut j = i;
+    let mut mant = 0u64;
+    while j < n && b[j].is_ascii_digit() {
+        mant = mant.wrapping_mul(10).wrapping_add((b[j] - b'0') as u64);
+        j += 1;
+    }
+    let int_digits = j - i;
+    if j < n && (b[j] == b':' || b[j] == b',' || b[j].is_ascii_alphabetic()) || int_digits > 15 {
+        return lex_number_general(b, i, n, out);
+    }
+    let mut frac_digits = 0usize;
+    if j + 1 < n && b[j] == b'.' && b[j + 1].is_ascii_digit() {
+        let mut m = j + 1;
+        while m < n && b[m].is_ascii_digit() {
+            mant = mant.wrapping_mul(10).wrapping_add((b[m] - b'0') as u64);
+            m += 1;
+        }
+        frac_digits = m - (j + 1);
+        if int_digits + frac_digits > 15 {
+            return lex_number_general(b, i, n, out);
+        }
+        j = m;
+    }
+    // at most 15 digits: the mantissa and the power of ten are exact and one division rounds
+    // correctly (as in `decimal_value`)
+    let flags = if frac_digits > 0 { 0 } else { flag::INTEGER };
+    push(out, Kind::Num, i, j, 0, flags, mant as f64 / POW10[frac_digits]);
+    j
+}
+
+#[inline(never)]
+fn lex_number_general(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize {
     let s = i;
     let mut j = i;
     while j < n && b[j].is_ascii_digit() {
@@ -436,10 +492,6 @@ fn lex_number(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize {
 /// cases) the mantissa and the power of ten are exact doubles and one division rounds correctly;
 /// longer numbers go through the standard library's parser.
 fn decimal_value(s: &[u8]) -> f64 {
-    const POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-        1e20, 1e21, 1e22,
-    ];
     let mut mant: u64 = 0;
     let mut digits = 0u32;
     let mut frac: Option<u32> = None;
@@ -510,50 +562,142 @@ static CLS: [u8; 256] = {
     t
 };
 
+/// Per byte of a little-endian u64: the high bit set where the byte is an ASCII letter or digit
+/// (first), an ASCII capital (second), an ASCII lower-case letter (third). Bytes ≥ 0x80 are none.
+#[inline(always)]
+fn alnum_lanes(x: u64) -> (u64, u64, u64) {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let ascii = !x & HI;
+    let x7 = x & !HI;
+    // (v + (0x80 - lo)) has its high bit set iff v >= lo, (v + (0x7f - hi)) iff v > hi; with v < 0x80
+    // neither sum carries into the next byte
+    let l = x7 | (0x20 * ONES);
+    let alpha = (l + (0x80 - b'a' as u64) * ONES) & !(l + (0x7f - b'z' as u64) * ONES) & ascii;
+    let digit = (x7 + (0x80 - b'0' as u64) * ONES) & !(x7 + (0x7f - b'9' as u64) * ONES) & ascii;
+    let lower_bit = (x7 << 2) & HI; // bit 5 (0x20) of each byte, moved to bit 7
+    (alpha | digit, alpha & !lower_bit, alpha & lower_bit)
+}
+
+/// Eight bytes of `b` from `j` (zeros past `n`) as a little-endian u64.
+#[inline(always)]
+fn load8(b: &[u8], j: usize, n: usize) -> u64 {
+    if j + 8 <= n {
+        u64::from_le_bytes(b[j..j + 8].try_into().unwrap())
+    } else {
+        let mut t = [0u8; 8];
+        let m = n.saturating_sub(j);
+        t[..m].copy_from_slice(&b[j..j + m]);
+        u64::from_le_bytes(t)
+    }
+}
+
+/// The most common word: ASCII letters and digits, fewer than 16 bytes, ended by a byte that is
+/// not an apostrophe, an underscore, a non-ASCII byte or (after one letter) a full stop. Two loads
+/// of eight bytes give its end, its capitals and its lookup key. `None`: use [`lex_word`].
+#[inline(always)]
+fn lex_short_word(b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>) -> Option<usize> {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const LOWER: u64 = 0x2020_2020_2020_2020;
+    let x0 = load8(b, i, n);
+    let (alnum0, upper0, lower0) = alnum_lanes(x0);
+    let len0 = (!alnum0 & HI).trailing_zeros() as usize / 8;
+    let (len, stop, inner_upper, has_lower, key) = if len0 < 8 {
+        let keep = (1u64 << (8 * len0)) - 1;
+        let stop = (x0 >> (8 * len0)) as u8; // 0 past the end of the text
+        let key = WordKey::new((x0 | LOWER) & keep, 0, len0);
+        (len0, stop, upper0 & keep & !0xFF != 0, lower0 & keep != 0, key)
+    } else {
+        let x1 = load8(b, i + 8, n);
+        let (alnum1, upper1, lower1) = alnum_lanes(x1);
+        let len1 = (!alnum1 & HI).trailing_zeros() as usize / 8;
+        if len1 >= 8 {
+            return None;
+        }
+        let keep = (1u64 << (8 * len1)) - 1;
+        let stop = (x1 >> (8 * len1)) as u8;
+        let key = WordKey::new(x0 | LOWER, (x1 | LOWER) & keep, 8 + len1);
+        (8 + len1, stop, (upper0 & !0xFF) | (upper1 & keep) != 0, lower0 | (lower1 & keep) != 0, key)
+    };
+    if stop == b'\'' || stop >= 0x80 || stop == b'_' || (stop == b'.' && len == 1) {
+        return None;
+    }
+    if inner_upper && has_lower {
+        return Some(lex_camel_word(b, i, i + len, v, out));
+    }
+    let id = v.lookup(key, &[]);
+    // written in capitals (two letters or more): "SNR", "HRV"
+    let caps = !has_lower && inner_upper && upper0 & 0x80 != 0;
+    push_word(out, v, i, i + len, id, if caps { flag::ALLCAPS } else { 0 });
+    Some(i + len)
+}
+
+#[inline(always)]
 fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>) -> usize {
-    // fast path: an ASCII word (letters, digits, inner apostrophes), no subscript. One pass hashes
-    // the lower-cased bytes (c | 0x20 lower-cases letters and keeps digits and apostrophes) and
-    // notes the capitals; camelCase words are split below.
+    // fast path: an ASCII word (letters, digits, inner apostrophes), no subscript. Eight bytes at a
+    // time find its end and note the capitals and lower-case letters after its first byte (for
+    // capitals and camelCase); the lookup key is then read from the text in two loads (`ascii_key`).
+    const HI: u64 = 0x8080_8080_8080_8080;
     let first = CLS[b[i] as usize];
-    let mut h = Vocab::hash_step(Vocab::HASH_SEED, b[i] | 0x20);
-    let mut acc = 0u8; // the classes of the bytes after the first, or-ed
-    let mut j = i;
-    let rest = &b[i..n];
-    let mut k = 1usize;
-    while let Some(&c) = rest.get(k) {
-        let cls = CLS[c as usize];
-        if cls & C_ALNUM != 0 {
-            acc |= cls;
-            h = Vocab::hash_step(h, c | 0x20);
-            k += 1;
+    let mut upper_after = 0u64;
+    let mut lower_after = 0u64;
+    let mut j = i + 1;
+    loop {
+        let (alnum, upper, lower) = alnum_lanes(load8(b, j, n));
+        let stop = (!alnum & HI).trailing_zeros() as usize / 8; // alnum bytes from j (8 = all)
+        let keep = if stop >= 8 { !0u64 } else { (1u64 << (8 * stop)) - 1 };
+        upper_after |= upper & keep;
+        lower_after |= lower & keep;
+        j += stop;
+        if stop == 8 {
             continue;
         }
-        if c == b'\'' && rest.get(k + 1).map_or(false, |&d| CLS[d as usize] & C_ALPHA != 0) {
-            h = Vocab::hash_step(h, c);
-            k += 1;
+        if j >= n {
+            break;
+        }
+        let c = b[j];
+        if c == b'\'' && j + 1 < n && CLS[b[j + 1] as usize] & C_ALPHA != 0 {
+            j += 1;
             continue;
         }
-        if c >= 0x80 || c == b'_' || (c == b'.' && k == 1) {
+        if c >= 0x80 || c == b'_' || (c == b'.' && j == i + 1) {
             // non-ASCII letters, subscripts ("F_0"), "e.g.": the general path
             return lex_word_general(text, b, i, n, v, out);
         }
         break;
     }
-    j += k;
+    let j = j.min(n);
     let len = j - i;
-    let inner_upper = acc & C_UPPER != 0;
-    let has_lower = (acc | first) & C_LOWER != 0;
-    if !inner_upper || !has_lower {
-        // one word: "signal", "SNR", "F0", "RT60"
-        let id = if len <= MAX_WORD_BYTES { v.ascii_word_id(&b[i..j], h) } else { 0 };
-        // written in capitals (two letters or more): "SNR", "HRV"
-        let caps = !has_lower && (acc & C_UPPER != 0) && first & C_UPPER != 0;
-        push(out, Kind::Word, i, j, id, if caps { flag::ALLCAPS } else { 0 }, 0.0);
-        return j;
+    let inner_upper = upper_after != 0;
+    let has_lower = lower_after != 0 || first & C_LOWER != 0;
+    if inner_upper && has_lower {
+        return lex_camel_word(b, i, j, v, out);
     }
+    // one word: "signal", "SNR", "F0", "RT60"
+    let id = if len <= 16 {
+        v.lookup(ascii_key(b, i, len), &[])
+    } else if len <= MAX_WORD_BYTES {
+        let mut buf = [0u8; MAX_WORD_BYTES];
+        for (d, &c) in buf.iter_mut().zip(&b[i..j]) {
+            *d = c | 0x20;
+        }
+        v.word_id(&buf[..len])
+    } else {
+        0
+    };
+    // written in capitals (two letters or more): "SNR", "HRV"
+    let caps = !has_lower && inner_upper && first & C_UPPER != 0;
+    push_word(out, v, i, j, id, if caps { flag::ALLCAPS } else { 0 });
+    j
+}
+
+/// An ASCII word with a capital after a lower-case letter somewhere: split at camelCase boundaries.
+#[inline(never)]
+fn lex_camel_word(b: &[u8], i: usize, j: usize, v: &Vocab, out: &mut Vec<Token>) -> usize {
+    let len = j - i;
     let mut buf = [0u8; MAX_WORD_BYTES];
     if len > MAX_WORD_BYTES {
-        push(out, Kind::Word, i, j, 0, 0, 0.0);
+        push_word(out, v, i, j, 0, 0);
         return j;
     }
     for (d, &c) in buf.iter_mut().zip(&b[i..j]) {
@@ -610,6 +754,34 @@ fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<T
     j
 }
 
+/// The lookup key of the ASCII word of `len` ≤ 16 bytes at `b[i..]` (letters, digits,
+/// apostrophes), lower-cased by or-ing 0x20 into each byte.
+#[inline(always)]
+fn ascii_key(b: &[u8], i: usize, len: usize) -> WordKey {
+    const LOWER: u64 = 0x2020_2020_2020_2020;
+    const MASKS: [u64; 9] = {
+        let mut t = [!0u64; 9];
+        let mut k = 0;
+        while k < 8 {
+            t[k] = (1u64 << (8 * k)) - 1;
+            k += 1;
+        }
+        t
+    };
+    let mask = |k: usize| MASKS[k.min(8)];
+    let mut head = [0u8; 16];
+    let src: &[u8] = if i + 16 <= b.len() {
+        &b[i..i + 16]
+    } else {
+        let m = b.len() - i;
+        head[..m].copy_from_slice(&b[i..]);
+        &head
+    };
+    let w0 = u64::from_le_bytes(src[..8].try_into().unwrap());
+    let w1 = u64::from_le_bytes(src[8..16].try_into().unwrap());
+    WordKey::new((w0 | LOWER) & mask(len), (w1 | LOWER) & mask(len.saturating_sub(8)), len)
+}
+
 #[inline]
 fn emit_ascii(lower: &[u8], raw: &[u8], s: usize, e: usize, v: &Vocab, out: &mut Vec<Token>) {
     let id = v.word_id(lower);
@@ -621,16 +793,17 @@ fn emit_ascii(lower: &[u8], raw: &[u8], s: usize, e: usize, v: &Vocab, out: &mut
         letters += (cls & C_ALPHA != 0) as u32;
     }
     let flags = if letters >= 2 && upper == letters { flag::ALLCAPS } else { 0 };
-    push(out, Kind::Word, s, e, id, flags, 0.0);
+    push_word(out, v, s, e, id, flags);
 }
 
+#[inline(never)]
 fn lex_word_general(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>) -> usize {
     // "e.g." / "i.e." as one word
     if i + 3 < n && b[i + 1] == b'.' && matches!(b[i] | 0x20, b'e' | b'i') && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
         let w = [b[i].to_ascii_lowercase(), b[i + 1], b[i + 2].to_ascii_lowercase(), b[i + 3]];
         if (w == *b"e.g." || w == *b"i.e.") && !(i + 4 < n && b[i + 4].is_ascii_alphanumeric()) {
             let word: &[u8] = if w[0] == b'e' { b"eg" } else { b"ie" };
-            push(out, Kind::Word, i, i + 4, v.word_id(word), 0, 0.0);
+            push_word(out, v, i, i + 4, v.word_id(word), 0);
             return i + 4;
         }
     }
@@ -767,7 +940,7 @@ fn emit_word(text: &str, s: usize, e: usize, span_end: usize, v: &Vocab, out: &m
         }
         let id = v.word_id(&buf[..rb.len()]);
         let flags = if letters >= 2 && upper == letters { flag::ALLCAPS } else { 0 };
-        push(out, Kind::Word, s, span_end.max(e), id, flags, 0.0);
+        push_word(out, v, s, span_end.max(e), id, flags);
         return;
     }
     let mut len = 0usize;
@@ -811,7 +984,7 @@ fn emit_word(text: &str, s: usize, e: usize, span_end: usize, v: &Vocab, out: &m
     }
     let id = if too_long { 0 } else { v.word_id(&buf[..len]) };
     let flags = if letters >= 2 && upper == letters { flag::ALLCAPS } else { 0 };
-    push(out, Kind::Word, s, span_end.max(e), id, flags, 0.0);
+    push_word(out, v, s, span_end.max(e), id, flags);
 }
 
 #[cfg(test)]
@@ -866,6 +1039,70 @@ mod tests {
         let t = toks("the snr is ___ db [value] Hz \\n2 00:00:01,000");
         assert_eq!(t.iter().filter(|t| t.is_punct(p::SLOT)).count(), 2);
         assert_eq!(t.iter().filter(|t| t.kind == Kind::Newline).count(), 1);
+    }
+
+    #[test]
+    fn word_fast_paths_agree_with_the_vocabulary_at_every_length() {
+        let v = vocab();
+        // vocabulary words of 2..=16 bytes and over, any case, at the end of the text or not
+        for w in ["db", "snr", "pause", "jitter", "shimmer", "harmonics", "frequency", "reverberation", "fundamental"] {
+            let id = v.word_id(w.as_bytes());
+            assert_ne!(id, 0, "{w}");
+            let upper = w.to_ascii_uppercase();
+            let title = format!("{}{}", &upper[..1], &w[1..]);
+            for form in [w.to_string(), upper.clone(), title] {
+                for text in [form.clone(), format!("{form} is"), format!("{form}."), format!("({form})")] {
+                    let t = toks(&text);
+                    let word = t.iter().find(|t| t.kind == Kind::Word).unwrap();
+                    assert_eq!(word.id, id, "{text:?}");
+                    assert_eq!(&text[word.start as usize..word.end as usize], form, "{text:?}");
+                    let caps = form.len() >= 2 && form == upper;
+                    assert_eq!(word.has(flag::ALLCAPS), caps, "{text:?}");
+                    assert_eq!(word.node, v.first_node(id));
+                }
+            }
+        }
+        // words of 7, 8, 15, 16 and 17 unknown letters end where the letters end
+        for len in [7usize, 8, 15, 16, 17, 40] {
+            let w = "q".repeat(len);
+            let t = toks(&format!("{w},x"));
+            assert_eq!((t[0].kind, t[0].end as usize, t[0].id), (Kind::Word, len, 0));
+            assert!(t[1].is_punct(p::COMMA));
+        }
+        // the bytes that end the fast path: apostrophes, subscripts, non-ASCII letters, "e.g."
+        assert_eq!(words("don't stop"), vec!["Word:don't", "Word:stop"]);
+        assert_eq!(words("it's' x"), vec!["Word:it's", "Punct:'", "Word:x"]);
+        assert_eq!(words("e.g. F_0 Straße"), vec!["Word:e.g.", "Word:F_0", "Word:Straße"]);
+        assert_eq!(words("a.b"), vec!["Word:a", "Punct:.", "Word:b"]);
+        assert_eq!(toks("e.g.")[0].id, vocab().word_id(b"eg"));
+    }
+
+    #[test]
+    fn number_fast_path_agrees_with_the_general_reader() {
+        let cases: [(&str, f64, bool); 10] = [
+            ("61.6 dB", 61.6, false),
+            ("12 pauses", 12.0, true),
+            ("0.125", 0.125, false),
+            ("007", 7.0, true),
+            ("123456789012345", 123456789012345.0, true),
+            ("1234567890.12345", 1234567890.12345, false),
+            ("1234567890123456", 1234567890123456.0, true),
+            ("3.14159265358979323", 3.14159265358979323, false),
+            ("12.5.", 12.5, false),
+            ("4.", 4.0, true),
+        ];
+        for (text, value, integer) in cases {
+            let t = toks(text);
+            assert_eq!(t[0].kind, Kind::Num, "{text}");
+            assert_eq!(t[0].num, value, "{text}");
+            assert_eq!(t[0].has(flag::INTEGER), integer, "{text}");
+        }
+        // what only the general reader handles still reaches it
+        assert_eq!(toks("12th")[0].kind, Kind::Ordinal);
+        assert_eq!(toks("1:49")[0].kind, Kind::Time);
+        assert_eq!(toks("12,5 %")[0].num, 12.5);
+        assert_eq!(toks("1,411 kbps")[0].num, 1411.0);
+        assert_eq!(toks("12dB")[0].num, 12.0);
     }
 
     #[test]

@@ -146,19 +146,26 @@ pub struct Machine<'a> {
 }
 
 /// Longest phrase of the vocabulary starting at token `i` of `toks`: its entry and the token index after it.
-pub fn phrase_at(toks: &[Token], v: &Vocab, i: usize) -> Option<(Entry, usize)> {
-    // fast path: a word that starts no longer phrase
+#[inline(always)]
+pub fn phrase_at<'v>(toks: &[Token], v: &'v Vocab, i: usize) -> Option<(&'v Entry, usize)> {
+    // fast path: a word that starts no phrase, or no longer one
     if let Some(t) = toks.get(i) {
         if t.kind == Kind::Word {
-            if t.id == 0 {
+            let node = t.node;
+            if node == 0 {
                 return None;
             }
-            let node = v.child(0, t.id)?;
             if !v.has_kids(node) {
-                return v.entry(node).map(|e| (*e, i + 1));
+                return v.entry(node).map(|e| (e, i + 1));
             }
         }
     }
+    longest_phrase_at(toks, v, i)
+}
+
+/// [`phrase_at`] walking the trie over the tokens from `i`.
+#[inline(never)]
+fn longest_phrase_at<'v>(toks: &[Token], v: &'v Vocab, i: usize) -> Option<(&'v Entry, usize)> {
     let mut node = 0u32;
     let mut k = i;
     let mut nwords = 0usize;
@@ -195,11 +202,14 @@ pub fn phrase_at(toks: &[Token], v: &Vocab, i: usize) -> Option<(Entry, usize)> 
         nwords += 1;
         k += 1;
         if let Some(e) = v.entry(node) {
-            best = Some((*e, k));
+            best = Some((e, k));
         }
     }
     best
 }
+
+/// The entry of a word the vocabulary does not know.
+static NO_ENTRY: Entry = Entry { roles: 0, label: None, unit: None, num: None, plain: false };
 
 #[inline]
 fn is_transparent(t: &Token) -> bool {
@@ -282,7 +292,7 @@ impl<'a> Machine<'a> {
 
     /// Longest phrase of the vocabulary starting at token `i`.
     #[inline]
-    fn phrase(&self, i: usize) -> Option<(Entry, usize)> {
+    fn phrase(&self, i: usize) -> Option<(&'static Entry, usize)> {
         phrase_at(self.toks, self.v, i)
     }
 
@@ -594,6 +604,17 @@ impl<'a> Machine<'a> {
             }
         };
         let _ = was_line_start;
+        if e.plain {
+            // the common case ("the", "is", "of", "recording"): a gap word and nothing else
+            let filler = e.has(role::FILLER);
+            if !filler {
+                self.seg_unknown = true;
+            }
+            for _ in i..end {
+                self.gap_word(filler, !filler);
+            }
+            return end;
+        }
         if e.has(role::PAUSE_NOUN) {
             self.sent_pause = true;
         }
@@ -1526,7 +1547,7 @@ impl<'a> Machine<'a> {
                 if j >= n || toks[j].kind != Kind::Word {
                     break;
                 }
-                let (e, end) = self.phrase(j).unwrap_or((Entry::default(), j + 1));
+                let (e, end) = self.phrase(j).unwrap_or((&NO_ENTRY, j + 1));
                 if e.has(role::DUR_NOUN) {
                     return Some((Quantity::Duration, x.end));
                 }

@@ -53,10 +53,10 @@ pub fn horizontal_tables(toks: &[Token], v: &Vocab) -> (Vec<(usize, usize)>, Vec
                     for (h, d) in header.iter().zip(data.iter()) {
                         let mut seq: Vec<Token> = toks[h.0..h.1].to_vec();
                         let at = if h.1 > h.0 { toks[h.1 - 1].end } else { 0 };
-                        seq.push(Token { start: at, end: at, num: 0.0, id: p::COLON, kind: Kind::Punct, flags: 0 });
+                        seq.push(Token { start: at, end: at, num: 0.0, id: p::COLON, node: 0, kind: Kind::Punct, flags: 0 });
                         seq.extend_from_slice(&toks[d.0..d.1]);
                         let e = if d.1 > d.0 { toks[d.1 - 1].end } else { at };
-                        seq.push(Token { start: e, end: e, num: 0.0, id: 0, kind: Kind::Newline, flags: 0 });
+                        seq.push(Token { start: e, end: e, num: 0.0, id: 0, node: 0, kind: Kind::Newline, flags: 0 });
                         seqs.push(seq);
                     }
                 }

@@ -117,6 +117,9 @@ pub struct Entry {
     pub label: Option<LabelAtom>,
     pub unit: Option<UnitKind>,
     pub num: Option<NumWord>,
+    /// Set by the vocabulary for an entry that is at most a filler: no label, unit or number, and
+    /// no role the parser acts on beyond counting it as a gap word (see `Machine::on_word`).
+    pub plain: bool,
 }
 
 impl Entry {
@@ -128,18 +131,20 @@ impl Entry {
 
 pub struct Vocab {
     words: FxHashMap<Box<[u8]>, u16>,
-    /// a 2^16-bit filter over (length, first, second, last byte): most unknown words are rejected
-    /// without hashing them
-    filter: Vec<u64>,
     /// trie node of each word on its own (index = word id; 0 = none): the first step without a hash
     first: Vec<u32>,
     /// children of each trie node as a sorted slice of `kids` (CSR): `kid_start[node]..kid_start[node + 1]`
     kid_start: Vec<u32>,
     kids: Vec<(u16, u32)>,
-    /// open-addressing word table: (hash, id) slots; the words' bytes in `arena` at `spans[id]`
-    slots: Vec<(u32, u16)>,
-    arena: Vec<u8>,
-    spans: Vec<(u32, u32)>,
+    /// open-addressing word table over [`WordKey`] hashes: each slot holds the hash's top 16 bits
+    /// and the word id (0 = empty), so a probe reads 4 bytes and an unknown word almost always stops
+    /// at the first slot
+    tags: Vec<(u16, u16)>,
+    tag_shift: u32,
+    /// the key of each word id (index = id)
+    keys: Vec<WordKey>,
+    /// the bytes of each word id past its first 16 (words of 17–32 bytes)
+    tails: Vec<Box<[u8]>>,
     /// trie over word ids: (node, word) → child
     edges: FxHashMap<(u32, u16), u32>,
     nodes: Vec<Option<Entry>>,
@@ -150,80 +155,71 @@ pub struct Vocab {
 
 pub const MAX_WORD_BYTES: usize = 32;
 
+/// A lower-cased word packed for lookup: its first 16 bytes as two little-endian u64 (zero
+/// padded) and its length. The lexer builds it from two loads of the text (ASCII words are
+/// lower-cased by or-ing 0x20 into every byte, which leaves digits and apostrophes as they are).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct WordKey {
+    pub w0: u64,
+    pub w1: u64,
+    pub len: usize,
+}
+
+impl WordKey {
+    #[inline(always)]
+    pub fn new(w0: u64, w1: u64, len: usize) -> Self {
+        WordKey { w0, w1, len }
+    }
+
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        let x = self.w0 ^ self.w1.rotate_left(23) ^ ((self.len as u64) << 58);
+        let x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^ (x >> 29)
+    }
+}
+
 impl Vocab {
+    /// The id of a lower-cased word (0 = not in the vocabulary).
     #[inline]
-    fn filter_bit(w: &[u8]) -> usize {
-        let n = w.len();
-        let (a, b, z) = (w[0] as usize, w[n.min(2) - 1] as usize, w[n - 1] as usize);
-        (n.wrapping_mul(0x9E37) ^ a.wrapping_mul(0x85EB) ^ b.wrapping_mul(0xC2B2) ^ z.wrapping_mul(0x27D4)) & 0xFFFF
-    }
-
-    pub const HASH_SEED: u32 = 0x811c_9dc5;
-
-    /// One step of the word hash (the lexer computes it while scanning).
-    #[inline(always)]
-    pub fn hash_step(h: u32, c: u8) -> u32 {
-        (h.rotate_left(5) ^ c as u32).wrapping_mul(0x2722_0a95)
-    }
-
-    #[inline]
-    fn hash(w: &[u8]) -> u32 {
-        let mut h: u32 = Self::HASH_SEED;
-        for &c in w {
-            h = Self::hash_step(h, c);
-        }
-        h | 1
-    }
-
-    /// The id of an ASCII word given its bytes as written and the hash of its lower-cased bytes
-    /// (`c | 0x20` for letters, digits and apostrophes).
-    #[inline(always)]
-    pub fn ascii_word_id(&self, raw: &[u8], h: u32) -> u16 {
-        let h = h | 1;
-        let mask = self.slots.len() - 1;
-        let mut k = (h as usize) & mask;
-        loop {
-            let (sh, id) = self.slots[k];
-            if sh == 0 {
-                return 0;
-            }
-            if sh == h {
-                let (a, b) = self.spans[id as usize];
-                let w = &self.arena[a as usize..b as usize];
-                if w.len() == raw.len() && w.iter().zip(raw).all(|(x, y)| *x == (*y | 0x20)) {
-                    return id;
-                }
-            }
-            k = (k + 1) & mask;
-        }
-    }
-
-    #[inline(always)]
     pub fn word_id(&self, lower: &[u8]) -> u16 {
         if lower.is_empty() || lower.len() > MAX_WORD_BYTES {
             return 0;
         }
-        let bit = Self::filter_bit(lower);
-        if self.filter[bit >> 6] & (1u64 << (bit & 63)) == 0 {
-            return 0;
-        }
-        let h = Self::hash(lower);
-        let mask = self.slots.len() - 1;
-        let mut k = (h as usize) & mask;
+        let mut head = [0u8; 16];
+        let m = lower.len().min(16);
+        head[..m].copy_from_slice(&lower[..m]);
+        let key = WordKey::new(
+            u64::from_le_bytes(head[..8].try_into().unwrap()),
+            u64::from_le_bytes(head[8..].try_into().unwrap()),
+            lower.len(),
+        );
+        self.lookup(key, &lower[m..])
+    }
+
+    /// The id of the word whose key is `key` and whose bytes past the 16th are `tail`.
+    #[inline(always)]
+    pub fn lookup(&self, key: WordKey, tail: &[u8]) -> u16 {
+        let h = key.hash();
+        let tag = (h >> 48) as u16;
+        let mask = self.tags.len() - 1;
+        let mut k = (h >> self.tag_shift) as usize & mask;
         loop {
-            let (sh, id) = self.slots[k];
-            if sh == 0 {
+            let (t, id) = self.tags[k];
+            if id == 0 {
                 return 0;
             }
-            if sh == h {
-                let (a, b) = self.spans[id as usize];
-                let w = &self.arena[a as usize..b as usize];
-                if w.len() == lower.len() && w.iter().zip(lower).all(|(x, y)| x == y) {
-                    return id;
-                }
+            if t == tag && self.keys[id as usize] == key && (key.len <= 16 || *self.tails[id as usize] == *tail) {
+                return id;
             }
             k = (k + 1) & mask;
         }
+    }
+
+    /// The trie node of word `id` on its own (0 = none).
+    #[inline(always)]
+    pub fn first_node(&self, id: u16) -> u32 {
+        self.first.get(id as usize).copied().unwrap_or(0)
     }
 
     #[inline]
@@ -325,13 +321,13 @@ fn build() -> Vocab {
     use Quantity as Qy;
     let mut v = Vocab {
         words: FxHashMap::default(),
-        filter: Vec::new(),
         first: Vec::new(),
         kid_start: Vec::new(),
         kids: Vec::new(),
-        slots: Vec::new(),
-        arena: Vec::new(),
-        spans: Vec::new(),
+        tags: Vec::new(),
+        tag_shift: 0,
+        keys: Vec::new(),
+        tails: Vec::new(),
         edges: FxHashMap::default(),
         nodes: vec![None],
         per_id: 0,
@@ -744,10 +740,10 @@ fn build() -> Vocab {
 
 impl Vocab {
     fn finish(&mut self) {
-        self.filter = vec![0u64; 1 << 10];
-        for w in self.words.keys() {
-            let bit = Self::filter_bit(w);
-            self.filter[bit >> 6] |= 1u64 << (bit & 63);
+        // the roles `Machine::on_word` acts on beyond counting a gap word
+        let acting = !role::FILLER;
+        for e in self.nodes.iter_mut().flatten() {
+            e.plain = e.roles & acting == 0 && e.label.is_none() && e.unit.is_none() && e.num.is_none();
         }
         self.first = vec![0u32; self.words.len() + 2];
         let mut all: Vec<(u32, u16, u32)> = self.edges.iter().map(|(&(n, w), &c)| (n, w, c)).collect();
@@ -765,18 +761,29 @@ impl Vocab {
             self.kid_start[k] += self.kid_start[k - 1];
         }
         let size = (self.words.len() * 4).next_power_of_two();
-        self.slots = vec![(0, 0); size];
-        self.spans = vec![(0, 0); self.words.len() + 1];
+        self.tags = vec![(0, 0); size];
+        self.tag_shift = 20;
+        assert!(size <= 1 << 20, "word table too large for its hash bits");
+        self.keys = vec![WordKey::default(); self.words.len() + 1];
+        self.tails = vec![Box::default(); self.words.len() + 1];
         for (w, &id) in self.words.iter() {
-            let a = self.arena.len() as u32;
-            self.arena.extend_from_slice(w);
-            self.spans[id as usize] = (a, self.arena.len() as u32);
-            let h = Self::hash(w);
-            let mut k = (h as usize) & (size - 1);
-            while self.slots[k].0 != 0 {
+            assert!(!w.is_empty() && w.len() <= MAX_WORD_BYTES, "vocabulary word {:?} of {} bytes", w, w.len());
+            let mut head = [0u8; 16];
+            let m = w.len().min(16);
+            head[..m].copy_from_slice(&w[..m]);
+            let key = WordKey::new(
+                u64::from_le_bytes(head[..8].try_into().unwrap()),
+                u64::from_le_bytes(head[8..].try_into().unwrap()),
+                w.len(),
+            );
+            self.keys[id as usize] = key;
+            self.tails[id as usize] = w[m..].to_vec().into_boxed_slice();
+            let h = key.hash();
+            let mut k = (h >> self.tag_shift) as usize & (size - 1);
+            while self.tags[k].1 != 0 {
                 k = (k + 1) & (size - 1);
             }
-            self.slots[k] = (h, id);
+            self.tags[k] = ((h >> 48) as u16, id);
         }
     }
 }
