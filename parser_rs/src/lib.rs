@@ -43,7 +43,8 @@ pub fn parse_with(text: &str, opts: &Options, scratch: &mut Scratch) -> Vec<Clai
     let v = vocab::vocab();
     lexer::lex(text, v, &mut scratch.toks);
     scratch.found.clear();
-    let (skip, seqs) = tables::horizontal_tables(&scratch.toks, v);
+    // a table needs a pipe; most texts have none, and a byte search is cheaper than a token scan
+    let (skip, seqs) = if text.contains('|') { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
     {
         let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found);
         m.run(&skip);

@@ -149,8 +149,9 @@ pub struct Machine<'a> {
 #[inline(always)]
 pub fn phrase_at<'v>(toks: &[Token], v: &'v Vocab, i: usize) -> Option<(&'v Entry, usize)> {
     // fast path: a word that starts no phrase, or no longer one
-    if let Some(t) = toks.get(i) {
-        if t.kind == Kind::Word {
+    let t = toks.get(i)?;
+    match t.kind {
+        Kind::Word => {
             let node = t.node;
             if node == 0 {
                 return None;
@@ -159,6 +160,9 @@ pub fn phrase_at<'v>(toks: &[Token], v: &'v Vocab, i: usize) -> Option<(&'v Entr
                 return v.entry(node).map(|e| (e, i + 1));
             }
         }
+        // "/s", "% per minute": a slash reads as "per", a percent sign as "percent"
+        Kind::Punct if t.id == p::SLASH || t.id == p::PERCENT => {}
+        _ => return None,
     }
     longest_phrase_at(toks, v, i)
 }
@@ -1209,6 +1213,7 @@ impl<'a> Machine<'a> {
     }
 
     /// A number token or a run of number words: (value, end, is_number_word).
+    #[inline]
     fn read_scalar(&self, i: usize) -> Option<(f64, usize, bool)> {
         let t = self.toks[i];
         if t.kind == Kind::Num {
@@ -1217,6 +1222,12 @@ impl<'a> Machine<'a> {
             }
             return Some((t.num, i + 1, false));
         }
+        self.read_number_words(i)
+    }
+
+    /// A run of number words from token `i` ("twenty-five", "a hundred and ten", "three point five").
+    #[inline(never)]
+    fn read_number_words(&self, i: usize) -> Option<(f64, usize, bool)> {
         // number words
         let mut total = 0f64;
         let mut current = 0f64;
@@ -1710,20 +1721,21 @@ fn convert(q: Quantity, x: &ValueExpr, hint: Option<UnitKind>) -> Option<(f64, V
 
 /// Keep, for each quantity (and shimmer in dB), the claim stated last in the text.
 pub fn last_per_slot(found: &[Found], truncated_at: Option<u32>) -> Vec<Claim> {
-    let mut slots: [Option<Claim>; N_SLOTS] = [None; N_SLOTS];
-    for f in found {
+    // per slot, the index in `found` of the claim that starts last (u32::MAX = none)
+    let mut last = [u32::MAX; N_SLOTS];
+    for (k, f) in found.iter().enumerate() {
         if let Some(end) = truncated_at {
             if f.bare_value_token_end != u32::MAX && f.bare_value_token_end >= end {
                 continue;
             }
         }
         let s = f.claim.slot();
-        match slots[s] {
-            Some(old) if old.byte_start > f.claim.byte_start => {}
-            _ => slots[s] = Some(f.claim),
+        if last[s] == u32::MAX || found[last[s] as usize].claim.byte_start <= f.claim.byte_start {
+            last[s] = k as u32;
         }
     }
-    let mut out: Vec<Claim> = slots.iter().flatten().copied().collect();
-    out.sort_by_key(|c| (c.byte_start, c.quantity as u8));
+    let mut out: Vec<Claim> = last.iter().filter(|&&k| k != u32::MAX).map(|&k| found[k as usize].claim).collect();
+    // the slot breaks ties as the stable order of the slots did
+    out.sort_unstable_by_key(|c| (c.byte_start, c.quantity as u8, c.slot()));
     out
 }

@@ -133,16 +133,18 @@ pub struct Vocab {
     words: FxHashMap<Box<[u8]>, u16>,
     /// trie node of each word on its own (index = word id; 0 = none): the first step without a hash
     first: Vec<u32>,
-    /// children of each trie node as a sorted slice of `kids` (CSR): `kid_start[node]..kid_start[node + 1]`
+    /// how many children each trie node has, as prefix sums: node n has `kid_start[n + 1] - kid_start[n]`
     kid_start: Vec<u32>,
-    kids: Vec<(u16, u32)>,
+    /// open-addressing table of the trie's edges below the root: (`edge_key(node, word)`, child); key 0 = empty
+    edge_slots: Vec<(u64, u32)>,
     /// open-addressing word table over [`WordKey`] hashes: each slot holds the hash's top 16 bits
     /// and the word id (0 = empty), so a probe reads 4 bytes and an unknown word almost always stops
     /// at the first slot
     tags: Vec<(u16, u16)>,
     tag_shift: u32,
-    /// the key of each word id (index = id)
-    keys: Vec<WordKey>,
+    /// the first 16 bytes of each word id (index = id), as in its key (words hold no zero byte,
+    /// so these and the tail tell the word's length)
+    keys: Vec<[u64; 2]>,
     /// the bytes of each word id past its first 16 (words of 17–32 bytes)
     tails: Vec<Box<[u8]>>,
     /// trie over word ids: (node, word) → child
@@ -163,6 +165,17 @@ pub struct WordKey {
     pub w0: u64,
     pub w1: u64,
     pub len: usize,
+}
+
+/// The key of the trie edge from `node` (≥ 1) by `word`: never 0.
+#[inline(always)]
+fn edge_key(node: u32, word: u16) -> u64 {
+    ((node as u64) << 16) | word as u64
+}
+
+#[inline(always)]
+fn edge_hash(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize
 }
 
 impl WordKey {
@@ -209,7 +222,7 @@ impl Vocab {
             if id == 0 {
                 return 0;
             }
-            if t == tag && self.keys[id as usize] == key && (key.len <= 16 || *self.tails[id as usize] == *tail) {
+            if t == tag && self.keys[id as usize] == [key.w0, key.w1] && (key.len <= 16 || *self.tails[id as usize] == *tail) {
                 return id;
             }
             k = (k + 1) & mask;
@@ -222,18 +235,26 @@ impl Vocab {
         self.first.get(id as usize).copied().unwrap_or(0)
     }
 
+    /// The child of trie node `node` by word `word`, if any: one probe of an open-addressing
+    /// table keyed by (node, word).
     #[inline]
     pub fn child(&self, node: u32, word: u16) -> Option<u32> {
         if node == 0 {
-            let c = self.first.get(word as usize).copied().unwrap_or(0);
+            let c = self.first_node(word);
             return if c == 0 { None } else { Some(c) };
         }
-        let (a, b) = (self.kid_start[node as usize] as usize, self.kid_start[node as usize + 1] as usize);
-        let kids = &self.kids[a..b];
-        if kids.len() <= 8 {
-            kids.iter().find(|k| k.0 == word).map(|k| k.1)
-        } else {
-            kids.binary_search_by_key(&word, |k| k.0).ok().map(|i| kids[i].1)
+        let key = edge_key(node, word);
+        let mask = self.edge_slots.len() - 1;
+        let mut k = edge_hash(key) & mask;
+        loop {
+            let (kk, child) = self.edge_slots[k];
+            if kk == key {
+                return Some(child);
+            }
+            if kk == 0 {
+                return None;
+            }
+            k = (k + 1) & mask;
         }
     }
 
@@ -323,7 +344,7 @@ fn build() -> Vocab {
         words: FxHashMap::default(),
         first: Vec::new(),
         kid_start: Vec::new(),
-        kids: Vec::new(),
+        edge_slots: Vec::new(),
         tags: Vec::new(),
         tag_shift: 0,
         keys: Vec::new(),
@@ -749,22 +770,30 @@ impl Vocab {
         let mut all: Vec<(u32, u16, u32)> = self.edges.iter().map(|(&(n, w), &c)| (n, w, c)).collect();
         all.sort_unstable();
         self.kid_start = vec![0u32; self.nodes.len() + 1];
-        self.kids = Vec::with_capacity(all.len());
+        let below_root = all.iter().filter(|e| e.0 != 0).count();
+        let esize = (below_root * 2).next_power_of_two().max(2);
+        self.edge_slots = vec![(0, 0); esize];
         for &(node, word, child) in &all {
+            self.kid_start[node as usize + 1] += 1;
             if node == 0 {
                 self.first[word as usize] = child;
+                continue;
             }
-            self.kid_start[node as usize + 1] += 1;
-            self.kids.push((word, child));
+            let key = edge_key(node, word);
+            let mut k = edge_hash(key) & (esize - 1);
+            while self.edge_slots[k].0 != 0 {
+                k = (k + 1) & (esize - 1);
+            }
+            self.edge_slots[k] = (key, child);
         }
         for k in 1..self.kid_start.len() {
             self.kid_start[k] += self.kid_start[k - 1];
         }
-        let size = (self.words.len() * 4).next_power_of_two();
+        let size = (self.words.len() * 2).next_power_of_two();
         self.tags = vec![(0, 0); size];
         self.tag_shift = 20;
         assert!(size <= 1 << 20, "word table too large for its hash bits");
-        self.keys = vec![WordKey::default(); self.words.len() + 1];
+        self.keys = vec![[0u64; 2]; self.words.len() + 1];
         self.tails = vec![Box::default(); self.words.len() + 1];
         for (w, &id) in self.words.iter() {
             assert!(!w.is_empty() && w.len() <= MAX_WORD_BYTES, "vocabulary word {:?} of {} bytes", w, w.len());
@@ -776,7 +805,7 @@ impl Vocab {
                 u64::from_le_bytes(head[8..].try_into().unwrap()),
                 w.len(),
             );
-            self.keys[id as usize] = key;
+            self.keys[id as usize] = [key.w0, key.w1];
             self.tails[id as usize] = w[m..].to_vec().into_boxed_slice();
             let h = key.hash();
             let mut k = (h >> self.tag_shift) as usize & (size - 1);
