@@ -175,6 +175,18 @@ fn longest_phrase_at<'v>(toks: &[Token], v: &'v Vocab, i: usize) -> Option<(&'v 
     let mut nwords = 0usize;
     let mut skipped = 0usize;
     let mut best = None;
+    // a word: its own node is on the token
+    if let Some(t) = toks.get(i) {
+        if t.kind == Kind::Word {
+            if t.node == 0 {
+                return None;
+            }
+            node = t.node;
+            nwords = 1;
+            k = i + 1;
+            best = v.entry(node).map(|e| (e, k));
+        }
+    }
     while k < toks.len() && nwords <= v.max_phrase_words && skipped <= 8 {
         let t = &toks[k];
         let id = match t.kind {
@@ -213,7 +225,7 @@ fn longest_phrase_at<'v>(toks: &[Token], v: &'v Vocab, i: usize) -> Option<(&'v 
 }
 
 /// The entry of a word the vocabulary does not know.
-static NO_ENTRY: Entry = Entry { roles: 0, label: None, unit: None, num: None, plain: false };
+static NO_ENTRY: Entry = Entry { roles: 0, label: None, unit: None, num: None, plain: false, early: false };
 
 #[inline]
 fn is_transparent(t: &Token) -> bool {
@@ -619,72 +631,87 @@ impl<'a> Machine<'a> {
             }
             return end;
         }
-        if e.has(role::PAUSE_NOUN) {
-            self.sent_pause = true;
-        }
-        if e.has(role::REC_NOUN) {
-            self.sent_rec = true;
-        }
-        if let Some(nw) = e.num {
-            if self.numword_starts(nw, i) {
-                return self.on_number(i);
+        if e.early {
+            // pause and recording nouns, number words, negators, labels, units, slots
+            if e.has(role::PAUSE_NOUN) {
+                self.sent_pause = true;
             }
-        }
-        if e.has(role::NEGATOR) {
-            if let Some(j) = self.no_pauses(i, end) {
-                return j;
+            if e.has(role::REC_NOUN) {
+                self.sent_rec = true;
             }
-        }
-        if e.has(role::NO_PAUSES) {
-            self.zero_pauses(i, end);
-            return end;
-        }
-        if e.has(role::NONE_WORD) {
-            if self.front_is(Quantity::PauseCount) {
+            if let Some(nw) = e.num {
+                if self.numword_starts(nw, i) {
+                    return self.on_number(i);
+                }
+            }
+            if e.has(role::NEGATOR) {
+                if let Some(j) = self.no_pauses(i, end) {
+                    return j;
+                }
+            }
+            if e.has(role::NO_PAUSES) {
                 self.zero_pauses(i, end);
-            } else {
-                self.slot();
+                return end;
             }
-            return end;
+            if e.has(role::NONE_WORD) {
+                if self.front_is(Quantity::PauseCount) {
+                    self.zero_pauses(i, end);
+                } else {
+                    self.slot();
+                }
+                return end;
+            }
+            if let Some(atom) = e.label {
+                self.on_label(atom, i, end);
+                return end;
+            }
+            if let Some(u) = e.unit {
+                self.unit_in_label_position(u, i, end);
+                return end;
+            }
+            if e.has(role::SLOT) {
+                self.slot();
+                return end;
+            }
         }
-        if let Some(atom) = e.label {
-            self.on_label(atom, i, end);
-            return end;
-        }
-        if let Some(u) = e.unit {
-            self.unit_in_label_position(u, i, end);
-            return end;
-        }
-        if e.has(role::SLOT) {
-            self.slot();
-            return end;
-        }
-        if e.has(role::GENERIC) {
-            self.generic_end = end;
-        }
-        if e.has(role::SPEECH_CUE) {
-            self.speech_cue_end = end;
-        }
-        if e.has(role::SPEECH_VERB) {
-            self.speech_verb_end = end;
-        }
-        if e.has(role::HEDGE) {
-            self.hedge_end = end;
-        }
-        if e.has(role::BOUND_LO) {
-            self.bound_end = (1, end);
-        }
-        if e.has(role::BOUND_HI) {
-            self.bound_end = (-1, end);
-        }
-        if e.has(role::BETWEEN) {
-            self.between_end = end;
-        }
-        if e.has(role::FROM) {
-            self.from_end = end;
-        }
-        if e.has(role::TIME_PREP) {
-            self.timeprep_end = end;
+        // the cue words: one test for the many words that are none of them
+        const CUES: u32 = role::GENERIC
+            | role::SPEECH_CUE
+            | role::SPEECH_VERB
+            | role::HEDGE
+            | role::BOUND_LO
+            | role::BOUND_HI
+            | role::BETWEEN
+            | role::FROM
+            | role::TIME_PREP;
+        if e.roles & CUES != 0 {
+            if e.has(role::GENERIC) {
+                self.generic_end = end;
+            }
+            if e.has(role::SPEECH_CUE) {
+                self.speech_cue_end = end;
+            }
+            if e.has(role::SPEECH_VERB) {
+                self.speech_verb_end = end;
+            }
+            if e.has(role::HEDGE) {
+                self.hedge_end = end;
+            }
+            if e.has(role::BOUND_LO) {
+                self.bound_end = (1, end);
+            }
+            if e.has(role::BOUND_HI) {
+                self.bound_end = (-1, end);
+            }
+            if e.has(role::BETWEEN) {
+                self.between_end = end;
+            }
+            if e.has(role::FROM) {
+                self.from_end = end;
+            }
+            if e.has(role::TIME_PREP) {
+                self.timeprep_end = end;
+            }
         }
         if e.has(role::COPULA) {
             if let Some(l) = self.queue.last() {

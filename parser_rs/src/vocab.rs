@@ -120,6 +120,9 @@ pub struct Entry {
     /// Set by the vocabulary for an entry that is at most a filler: no label, unit or number, and
     /// no role the parser acts on beyond counting it as a gap word (see `Machine::on_word`).
     pub plain: bool,
+    /// Set by the vocabulary for an entry `Machine::on_word` acts on before the cue words: a pause
+    /// or recording noun, a number word, a negator, "pause-free", "none", a label, a unit, a slot.
+    pub early: bool,
 }
 
 impl Entry {
@@ -765,6 +768,8 @@ impl Vocab {
         let acting = !role::FILLER;
         for e in self.nodes.iter_mut().flatten() {
             e.plain = e.roles & acting == 0 && e.label.is_none() && e.unit.is_none() && e.num.is_none();
+            let early_roles = role::PAUSE_NOUN | role::REC_NOUN | role::NEGATOR | role::NO_PAUSES | role::NONE_WORD | role::SLOT;
+            e.early = e.roles & early_roles != 0 || e.label.is_some() || e.unit.is_some() || e.num.is_some();
         }
         self.first = vec![0u32; self.words.len() + 2];
         let mut all: Vec<(u32, u16, u32)> = self.edges.iter().map(|(&(n, w), &c)| (n, w, c)).collect();
