@@ -96,6 +96,21 @@ def test_batch_matches_one_by_one_and_counts_empty_texts():
     pd.testing.assert_frame_equal(df, one)
 
 
+def test_batch_unit_texts_agree_across_parts():
+    # the batch is parsed in parts of 256 texts, each with its own unit-text codes: a part that meets
+    # "dB" before "Hz" must still decode to the units as written
+    import pyarrow as pa
+
+    texts = ["F0 mean 120 Hz"] * 256 + ["SNR 12 dB. F0 mean 130 Hz."] * 10 + ["Jitter 1.2 percent", ""] * 150
+    expected = [(i, c.quantity, c.value, c.unit_text) for i, t in enumerate(texts) for c in parse(t)]
+    for batch in (texts, pa.array(texts)):
+        for threads in (1, None):
+            df = parse_batch(batch, threads=threads).to_pandas()
+            got = list(zip(df.text_index, df.quantity.astype(str), df.value, df.unit_text.astype(str)))
+            assert got == expected
+            assert list(df.unit_text.cat.categories) == ["Hz", "dB", "percent"]
+
+
 def test_batch_truncated_mask_and_errors():
     cols = parse_batch(["Shimmer: 8.9", "Shimmer: 8.9"], truncated=[True, False])
     assert list(cols.n_claims) == [0, 1]

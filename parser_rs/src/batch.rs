@@ -2,12 +2,12 @@
 //! all cores with rayon. No per-claim allocation beyond the column vectors; the unit as written is
 //! returned as a small dictionary of strings plus an integer code per claim.
 
-use crate::{parse_with, Claim, Options, Scratch};
+use crate::{parse_into, Claim, Options, Scratch};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-/// Texts per rayon task: big enough to amortise scheduling, small enough to balance.
-const CHUNK: usize = 256;
+/// Texts per part (and per rayon task): big enough to amortise scheduling, small enough to balance.
+pub const CHUNK: usize = 256;
 
 #[derive(Default, Debug, Clone, PartialEq)]
 pub struct Columns {
@@ -38,7 +38,26 @@ impl Columns {
         self.value.is_empty()
     }
 
-    fn push(&mut self, idx: usize, text: &str, c: &Claim, cats: &mut FxHashMap<String, i32>) {
+    fn with_capacity(n: usize, texts: usize) -> Columns {
+        Columns {
+            text_index: Vec::with_capacity(n),
+            quantity: Vec::with_capacity(n),
+            value: Vec::with_capacity(n),
+            unit: Vec::with_capacity(n),
+            unit_text: Vec::with_capacity(n),
+            start: Vec::with_capacity(n),
+            end: Vec::with_capacity(n),
+            byte_start: Vec::with_capacity(n),
+            byte_end: Vec::with_capacity(n),
+            approx: Vec::with_capacity(n),
+            is_range: Vec::with_capacity(n),
+            bound: Vec::with_capacity(n),
+            unit_text_categories: Vec::new(),
+            n_claims: Vec::with_capacity(texts),
+        }
+    }
+
+    fn push(&mut self, idx: usize, text: &str, c: &Claim, cats: &mut UnitTextCodes) {
         self.text_index.push(idx as i64);
         self.quantity.push(c.quantity as u8);
         self.value.push(c.value);
@@ -46,15 +65,7 @@ impl Columns {
         let code = match c.unit_text {
             Some((s, e)) => {
                 let ut = text.get(s as usize..e as usize).unwrap_or("");
-                match cats.get(ut) {
-                    Some(&k) => k,
-                    None => {
-                        let k = self.unit_text_categories.len() as i32;
-                        self.unit_text_categories.push(ut.to_string());
-                        cats.insert(ut.to_string(), k);
-                        k
-                    }
-                }
+                cats.code(ut, &mut self.unit_text_categories)
             }
             None => -1,
         };
@@ -67,47 +78,49 @@ impl Columns {
         self.is_range.push(c.is_range as u8);
         self.bound.push(c.bound);
     }
+}
 
-    /// Append `other` (whose text indices are already global), remapping its unit-text codes.
-    fn append(&mut self, other: Columns, cats: &mut FxHashMap<String, i32>) {
-        let remap: Vec<i32> = other
-            .unit_text_categories
-            .iter()
-            .map(|s| match cats.get(s) {
-                Some(&k) => k,
-                None => {
-                    let k = self.unit_text_categories.len() as i32;
-                    self.unit_text_categories.push(s.clone());
-                    cats.insert(s.clone(), k);
-                    k
-                }
-            })
-            .collect();
-        self.text_index.extend(other.text_index);
-        self.quantity.extend(other.quantity);
-        self.value.extend(other.value);
-        self.unit.extend(other.unit);
-        self.unit_text.extend(other.unit_text.iter().map(|&c| if c < 0 { c } else { remap[c as usize] }));
-        self.start.extend(other.start);
-        self.end.extend(other.end);
-        self.byte_start.extend(other.byte_start);
-        self.byte_end.extend(other.byte_end);
-        self.approx.extend(other.approx);
-        self.is_range.extend(other.is_range);
-        self.bound.extend(other.bound);
-        self.n_claims.extend(other.n_claims);
+/// The code of each unit text of a part: units as written are few and short, so they are keyed by
+/// their first eight bytes and their length (longer ones by their text).
+#[derive(Default)]
+struct UnitTextCodes {
+    short: FxHashMap<(u64, usize), i32>,
+    long: FxHashMap<String, i32>,
+}
+
+impl UnitTextCodes {
+    fn code(&mut self, ut: &str, categories: &mut Vec<String>) -> i32 {
+        let b = ut.as_bytes();
+        let mut add = || {
+            categories.push(ut.to_string());
+            (categories.len() - 1) as i32
+        };
+        if b.len() <= 8 {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            *self.short.entry((u64::from_le_bytes(w), b.len())).or_insert_with(add)
+        } else {
+            if let Some(&k) = self.long.get(ut) {
+                return k;
+            }
+            let k = add();
+            self.long.insert(ut.to_string(), k);
+            k
+        }
     }
 }
 
 fn parse_chunk<S: AsRef<str>>(texts: &[S], offset: usize, truncated: Option<&[bool]>) -> Columns {
-    let mut out = Columns::default();
-    let mut cats: FxHashMap<String, i32> = FxHashMap::default();
+    // about four claims per generation; room for eight keeps the columns from growing
+    let mut out = Columns::with_capacity(texts.len() * 8, texts.len());
+    let mut cats = UnitTextCodes::default();
     let mut scratch = Scratch::default();
+    let mut claims = Vec::new();
     for (k, t) in texts.iter().enumerate() {
         let idx = offset + k;
         let opts = Options { truncated: truncated.map_or(false, |m| m.get(idx).copied().unwrap_or(false)) };
         let text = t.as_ref();
-        let claims = parse_with(text, &opts, &mut scratch);
+        parse_into(text, &opts, &mut scratch, &mut claims);
         out.n_claims.push(claims.len() as u32);
         for c in &claims {
             out.push(idx, text, c, &mut cats);
@@ -116,33 +129,93 @@ fn parse_chunk<S: AsRef<str>>(texts: &[S], offset: usize, truncated: Option<&[bo
     out
 }
 
-/// Parse `texts` into columns. `threads`: 1 = this thread only; 0 = rayon's global pool (all
-/// cores); n = a pool of n threads. `truncated[i]` marks generations cut at the token cap.
-pub fn parse_batch<S: AsRef<str> + Sync>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Columns {
+/// Parse `texts` into columns, one part per run of [`CHUNK`] texts, in text order (text indices
+/// are global). `threads`: 1 = this thread only; 0 = rayon's global pool (all cores); n = a pool
+/// of n threads. `truncated[i]` marks generations cut at the token cap. The parts are joined by
+/// [`Columns::concat`] or, for Python, straight into its buffers (no vector grows to the size of
+/// the whole batch while parsing).
+pub fn parse_batch_parts<S: AsRef<str> + Sync>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Vec<Columns> {
+    let chunk = |(ci, c): (usize, &[S])| parse_chunk(c, ci * CHUNK, truncated);
     if threads == 1 || texts.len() <= CHUNK {
-        return parse_chunk(texts, 0, truncated);
+        return texts.chunks(CHUNK).enumerate().map(chunk).collect();
     }
-    let work = || -> Vec<Columns> {
-        texts
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(ci, chunk)| parse_chunk(chunk, ci * CHUNK, truncated))
-            .collect()
-    };
-    let parts = if threads == 0 {
+    let work = || -> Vec<Columns> { texts.par_chunks(CHUNK).enumerate().map(chunk).collect() };
+    if threads == 0 {
         work()
     } else {
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             Ok(pool) => pool.install(work),
             Err(_) => work(),
         }
-    };
-    let mut out = Columns::default();
-    let mut cats: FxHashMap<String, i32> = FxHashMap::default();
-    for part in parts {
-        out.append(part, &mut cats);
     }
-    out
+}
+
+/// Parse `texts` into one set of columns (see [`parse_batch_parts`]).
+pub fn parse_batch<S: AsRef<str> + Sync>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Columns {
+    Columns::concat(parse_batch_parts(texts, truncated, threads))
+}
+
+/// The unit-text categories of all `parts` in order of first appearance, and for each part the
+/// map from its own codes to those.
+pub fn unify_unit_texts(parts: &[Columns]) -> (Vec<String>, Vec<Vec<i32>>) {
+    let mut cats: FxHashMap<&str, i32> = FxHashMap::default();
+    let mut all: Vec<String> = Vec::new();
+    let remaps = parts
+        .iter()
+        .map(|p| {
+            p.unit_text_categories
+                .iter()
+                .map(|s| {
+                    *cats.entry(s.as_str()).or_insert_with(|| {
+                        all.push(s.clone());
+                        (all.len() - 1) as i32
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    (all, remaps)
+}
+
+impl Columns {
+    /// Join parts whose text indices are already global, in order.
+    pub fn concat(parts: Vec<Columns>) -> Columns {
+        let (cats, remaps) = unify_unit_texts(&parts);
+        let n: usize = parts.iter().map(|p| p.len()).sum();
+        let texts: usize = parts.iter().map(|p| p.n_claims.len()).sum();
+        let mut out = Columns {
+            text_index: Vec::with_capacity(n),
+            quantity: Vec::with_capacity(n),
+            value: Vec::with_capacity(n),
+            unit: Vec::with_capacity(n),
+            unit_text: Vec::with_capacity(n),
+            start: Vec::with_capacity(n),
+            end: Vec::with_capacity(n),
+            byte_start: Vec::with_capacity(n),
+            byte_end: Vec::with_capacity(n),
+            approx: Vec::with_capacity(n),
+            is_range: Vec::with_capacity(n),
+            bound: Vec::with_capacity(n),
+            unit_text_categories: cats,
+            n_claims: Vec::with_capacity(texts),
+        };
+        for (part, remap) in parts.into_iter().zip(remaps) {
+            out.text_index.extend(part.text_index);
+            out.quantity.extend(part.quantity);
+            out.value.extend(part.value);
+            out.unit.extend(part.unit);
+            out.unit_text.extend(part.unit_text.iter().map(|&c| if c < 0 { c } else { remap[c as usize] }));
+            out.start.extend(part.start);
+            out.end.extend(part.end);
+            out.byte_start.extend(part.byte_start);
+            out.byte_end.extend(part.byte_end);
+            out.approx.extend(part.approx);
+            out.is_range.extend(part.is_range);
+            out.bound.extend(part.bound);
+            out.n_claims.extend(part.n_claims);
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -166,5 +239,26 @@ mod tests {
         assert_eq!(&a.n_claims[..3], &[2, 0, 3]);
         assert_eq!(a.len(), (2000 / 3 + 1) * 2 + (2000 / 3) * 3);
         assert_eq!(a.unit_text_categories, vec!["dB", "Hz", "%", "pauses"]);
+    }
+
+    #[test]
+    fn parts_with_their_own_unit_codes_join_to_the_units_as_written() {
+        let mut texts: Vec<&str> = vec!["F0 mean 120 Hz"; CHUNK];
+        texts.extend(["SNR 12 dB. F0 mean 130 Hz."; 10]);
+        texts.extend(["Jitter 1.2 percent"; 300]);
+        for threads in [1, 0, 2] {
+            let c = parse_batch(&texts, None, threads);
+            assert_eq!(c.unit_text_categories, vec!["Hz", "dB", "percent"]);
+            let mut k = 0;
+            for (i, t) in texts.iter().enumerate() {
+                for claim in crate::parse(t, &Options::default()) {
+                    let (s, e) = claim.unit_text.unwrap();
+                    assert_eq!(c.text_index[k], i as i64);
+                    assert_eq!(c.unit_text_categories[c.unit_text[k] as usize], &t[s as usize..e as usize]);
+                    k += 1;
+                }
+            }
+            assert_eq!(k, c.len());
+        }
     }
 }

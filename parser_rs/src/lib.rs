@@ -40,6 +40,13 @@ pub fn parse(text: &str, opts: &Options) -> Vec<Claim> {
 
 /// [`parse`] with caller-owned buffers.
 pub fn parse_with(text: &str, opts: &Options, scratch: &mut Scratch) -> Vec<Claim> {
+    let mut claims = Vec::new();
+    parse_into(text, opts, scratch, &mut claims);
+    claims
+}
+
+/// [`parse`] into `claims` (cleared first), with caller-owned buffers.
+pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mut Vec<Claim>) {
     let v = vocab::vocab();
     lexer::lex(text, v, &mut scratch.toks);
     scratch.found.clear();
@@ -54,9 +61,8 @@ pub fn parse_with(text: &str, opts: &Options, scratch: &mut Scratch) -> Vec<Clai
         m.run(&[]);
     }
     let trunc = if opts.truncated { Some(text.trim_end().len() as u32) } else { None };
-    let mut claims = parser::last_per_slot(&scratch.found, trunc);
-    fill_char_offsets(text, &mut claims);
-    claims
+    parser::last_per_slot(&scratch.found, trunc, claims);
+    fill_char_offsets(text, claims);
 }
 
 /// Byte offsets → character offsets (Python `str` indices), in one pass over the text.

@@ -1747,7 +1747,8 @@ fn convert(q: Quantity, x: &ValueExpr, hint: Option<UnitKind>) -> Option<(f64, V
 }
 
 /// Keep, for each quantity (and shimmer in dB), the claim stated last in the text.
-pub fn last_per_slot(found: &[Found], truncated_at: Option<u32>) -> Vec<Claim> {
+/// The claim that starts last in each slot, in text order, into `out` (cleared first).
+pub fn last_per_slot(found: &[Found], truncated_at: Option<u32>, out: &mut Vec<Claim>) {
     // per slot, the index in `found` of the claim that starts last (u32::MAX = none)
     let mut last = [u32::MAX; N_SLOTS];
     for (k, f) in found.iter().enumerate() {
@@ -1761,8 +1762,8 @@ pub fn last_per_slot(found: &[Found], truncated_at: Option<u32>) -> Vec<Claim> {
             last[s] = k as u32;
         }
     }
-    let mut out: Vec<Claim> = last.iter().filter(|&&k| k != u32::MAX).map(|&k| found[k as usize].claim).collect();
+    out.clear();
+    out.extend(last.iter().filter(|&&k| k != u32::MAX).map(|&k| found[k as usize].claim));
     // the slot breaks ties as the stable order of the slots did
     out.sort_unstable_by_key(|c| (c.byte_start, c.quantity as u8, c.slot()));
-    out
 }

@@ -6,7 +6,7 @@
 //!   strings (or Arrow buffers) for that time.
 //! * A panic inside the parser becomes a `RuntimeError` (not a crash, not a `PanicException`).
 
-use crate::batch::{parse_batch, Columns};
+use crate::batch::{parse_batch_parts, unify_unit_texts, Columns};
 use crate::{parse, Options, QUANTITY_KEYS, UNIT_NAMES};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -101,29 +101,58 @@ fn parse_one(
         .collect())
 }
 
-fn bytes_of<'py, T: Copy>(py: Python<'py>, v: &[T]) -> Bound<'py, PyBytes> {
+/// The bytes of a slice of plain numbers.
+fn raw_bytes<T: Copy>(v: &[T]) -> &[u8] {
     // SAFETY: T is a plain number type (u8, i8, i32, u32, i64, f64); its bytes are its native
     // representation, which numpy reads back with the matching dtype.
-    let b = unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) };
-    PyBytes::new(py, b)
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
 }
 
-fn columns_to_dict<'py>(py: Python<'py>, c: &Columns) -> PyResult<Bound<'py, PyDict>> {
+/// One column of all parts, copied straight into a new `bytes` object.
+fn joined<'py, T: Copy>(py: Python<'py>, parts: &[Columns], col: impl Fn(&Columns) -> &[T]) -> PyResult<Bound<'py, PyBytes>> {
+    let total: usize = parts.iter().map(|p| std::mem::size_of_val(col(p))).sum();
+    PyBytes::new_with(py, total, |buf| {
+        let mut at = 0;
+        for p in parts {
+            let b = raw_bytes(col(p));
+            buf[at..at + b.len()].copy_from_slice(b);
+            at += b.len();
+        }
+        Ok(())
+    })
+}
+
+/// The parts of a batch as a dict of raw little-endian buffers (see parser.py), each column
+/// written once, straight from the parts.
+fn parts_to_dict<'py>(py: Python<'py>, parts: &[Columns]) -> PyResult<Bound<'py, PyDict>> {
+    let (cats, remaps) = unify_unit_texts(parts);
     let d = PyDict::new(py);
-    d.set_item("text_index", bytes_of(py, &c.text_index))?;
-    d.set_item("quantity", bytes_of(py, &c.quantity))?;
-    d.set_item("value", bytes_of(py, &c.value))?;
-    d.set_item("unit", bytes_of(py, &c.unit))?;
-    d.set_item("unit_text", bytes_of(py, &c.unit_text))?;
-    d.set_item("start", bytes_of(py, &c.start))?;
-    d.set_item("end", bytes_of(py, &c.end))?;
-    d.set_item("byte_start", bytes_of(py, &c.byte_start))?;
-    d.set_item("byte_end", bytes_of(py, &c.byte_end))?;
-    d.set_item("approx", bytes_of(py, &c.approx))?;
-    d.set_item("is_range", bytes_of(py, &c.is_range))?;
-    d.set_item("bound", bytes_of(py, &c.bound))?;
-    d.set_item("n_claims", bytes_of(py, &c.n_claims))?;
-    d.set_item("unit_text_categories", PyList::new(py, &c.unit_text_categories)?)?;
+    d.set_item("text_index", joined(py, parts, |c| &c.text_index)?)?;
+    d.set_item("quantity", joined(py, parts, |c| &c.quantity)?)?;
+    d.set_item("value", joined(py, parts, |c| &c.value)?)?;
+    d.set_item("unit", joined(py, parts, |c| &c.unit)?)?;
+    let n: usize = parts.iter().map(|p| p.len()).sum();
+    let unit_text = PyBytes::new_with(py, n * 4, |buf| {
+        let mut at = 0;
+        for (p, remap) in parts.iter().zip(&remaps) {
+            for &c in &p.unit_text {
+                let code = if c < 0 { c } else { remap[c as usize] };
+                buf[at..at + 4].copy_from_slice(&code.to_ne_bytes());
+                at += 4;
+            }
+        }
+        Ok(())
+    })?;
+    d.set_item("unit_text", unit_text)?;
+    d.set_item("start", joined(py, parts, |c| &c.start)?)?;
+    d.set_item("end", joined(py, parts, |c| &c.end)?)?;
+    d.set_item("byte_start", joined(py, parts, |c| &c.byte_start)?)?;
+    d.set_item("byte_end", joined(py, parts, |c| &c.byte_end)?)?;
+    d.set_item("approx", joined(py, parts, |c| &c.approx)?)?;
+    d.set_item("is_range", joined(py, parts, |c| &c.is_range)?)?;
+    d.set_item("bound", joined(py, parts, |c| &c.bound)?)?;
+    d.set_item("n_claims", joined(py, parts, |c| &c.n_claims)?)?;
+    d.set_item("unit_text_categories", PyList::new(py, &cats)?)?;
     Ok(d)
 }
 
@@ -164,9 +193,9 @@ fn parse_many<'py>(
     }
     let views: Vec<Cow<'_, str>> = strings.iter().map(text_of).collect();
     let mask = mask_of(truncated, views.len())?;
-    let cols = py.allow_threads(|| guard("parse_many", || parse_batch(&views, mask.as_deref(), threads)))?;
+    let parts = py.allow_threads(|| guard("parse_many", || parse_batch_parts(&views, mask.as_deref(), threads)))?;
     drop(views);
-    columns_to_dict(py, &cols)
+    parts_to_dict(py, &parts)
 }
 
 /// One chunk of an Arrow string array: addresses and sizes (bytes) of its offsets, data and
@@ -243,9 +272,9 @@ fn parse_arrow<'py>(
         }
     }
     let mask = mask_of(truncated, total)?;
-    let cols = py.allow_threads(|| guard("parse_arrow", || parse_batch(&views, mask.as_deref(), threads)))?;
+    let parts = py.allow_threads(|| guard("parse_arrow", || parse_batch_parts(&views, mask.as_deref(), threads)))?;
     drop(views);
-    columns_to_dict(py, &cols)
+    parts_to_dict(py, &parts)
 }
 
 /// Panics on purpose (tests check that a panic becomes a Python exception).
