@@ -108,8 +108,16 @@ impl Token {
 
 const MAX_NUM_CHARS: usize = 40;
 
+/// What the lexer saw besides the tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// a '|' (a markdown table may follow)
+    pub pipe: bool,
+}
+
 /// Tokenise `text` into `out` (cleared first). Texts longer than `u32::MAX` bytes are cut there.
-pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) {
+pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) -> Seen {
+    let mut seen = Seen::default();
     out.clear();
     out.reserve(text.len() / 4 + 8);
     let b = text.as_bytes();
@@ -140,7 +148,10 @@ pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) {
                     None => lex_word(text, b, i, n, v, out),
                 }
             }
-            0..=0x7f => i = lex_ascii_punct(b, i, n, out),
+            0..=0x7f => {
+                seen.pipe |= c == b'|';
+                i = lex_ascii_punct(b, i, n, out)
+            }
             _ => {
                 let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
                 let len = ch.len_utf8();
@@ -185,6 +196,7 @@ pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) {
             }
         }
     }
+    seen
 }
 
 #[inline]
@@ -851,8 +863,9 @@ fn lex_word_general(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &m
     // split into sub-words at camelCase boundaries
     let word = &text[i..j];
     let wb = word.as_bytes();
-    if wb.len() > 1 && wb.iter().all(|c| c.is_ascii()) && !wb[1..].iter().any(|c| c.is_ascii_uppercase()) {
-        // the common case: no capital inside the word, nothing to split
+    if !word.chars().skip(1).any(|ch| ch.is_ascii_uppercase() || (!ch.is_ascii() && ch.is_uppercase())) {
+        // the common case: no capital after the first letter (snake_case keys, lower-case or
+        // uncased scripts), so no camelCase boundary and nothing to split
         emit_word(text, i, j, end, v, out);
         return end;
     }

@@ -48,10 +48,10 @@ pub fn parse_with(text: &str, opts: &Options, scratch: &mut Scratch) -> Vec<Clai
 /// [`parse`] into `claims` (cleared first), with caller-owned buffers.
 pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mut Vec<Claim>) {
     let v = vocab::vocab();
-    lexer::lex(text, v, &mut scratch.toks);
+    let seen = lexer::lex(text, v, &mut scratch.toks);
     scratch.found.clear();
-    // a table needs a pipe; most texts have none, and a byte search is cheaper than a token scan
-    let (skip, seqs) = if text.contains('|') { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
+    // a table needs a pipe, and most texts have none
+    let (skip, seqs) = if seen.pipe { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
     {
         let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found);
         m.run(&skip);
