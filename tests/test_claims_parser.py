@@ -111,6 +111,19 @@ def test_batch_unit_texts_agree_across_parts():
             assert list(df.unit_text.cat.categories) == ["Hz", "dB", "percent"]
 
 
+def test_arrow_batch_with_invalid_utf8_reads_the_rest():
+    # Arrow promises UTF-8 but a buffer may break it: the bad bytes become U+FFFD, the text still parses
+    import pyarrow as pa
+
+    first = b"SNR 12 dB \xff\xfe jitter 1.5 %"
+    data = first + b"F0 mean 120 Hz"
+    offsets = pa.py_buffer(np.array([0, len(first), len(data)], dtype=np.int32).tobytes())
+    arr = pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(data)])
+    df = parse_batch(arr, threads=1).to_pandas()
+    got = list(zip(df.text_index, df.quantity.astype(str), df.value))
+    assert got == [(0, "snr", 12.0), (0, "jitter", 1.5), (1, "f0_mean", 120.0)]
+
+
 def test_batch_truncated_mask_and_errors():
     cols = parse_batch(["Shimmer: 8.9", "Shimmer: 8.9"], truncated=[True, False])
     assert list(cols.n_claims) == [0, 1]

@@ -4,6 +4,7 @@
 
 use crate::{parse_into, Claim, Options, Scratch};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use rustc_hash::FxHashMap;
 
 /// Texts per part (and per rayon task): big enough to amortise scheduling, small enough to balance.
@@ -110,7 +111,40 @@ impl UnitTextCodes {
     }
 }
 
-fn parse_chunk<S: AsRef<str>>(texts: &[S], offset: usize, truncated: Option<&[bool]>) -> Columns {
+/// A text of a batch: a string, or bytes meant to be UTF-8 (checked by the worker that parses them,
+/// so a batch from Arrow is validated on all cores; invalid sequences become U+FFFD).
+pub trait Text: Sync {
+    fn text(&self) -> Cow<'_, str>;
+}
+
+impl Text for &str {
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl Text for String {
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl Text for Cow<'_, str> {
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self)
+    }
+}
+
+/// Bytes meant to be UTF-8 (an Arrow string value).
+pub struct Utf8Bytes<'a>(pub &'a [u8]);
+
+impl Text for Utf8Bytes<'_> {
+    fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(self.0)
+    }
+}
+
+fn parse_chunk<S: Text>(texts: &[S], offset: usize, truncated: Option<&[bool]>) -> Columns {
     // about four claims per generation; room for eight keeps the columns from growing
     let mut out = Columns::with_capacity(texts.len() * 8, texts.len());
     let mut cats = UnitTextCodes::default();
@@ -119,7 +153,8 @@ fn parse_chunk<S: AsRef<str>>(texts: &[S], offset: usize, truncated: Option<&[bo
     for (k, t) in texts.iter().enumerate() {
         let idx = offset + k;
         let opts = Options { truncated: truncated.map_or(false, |m| m.get(idx).copied().unwrap_or(false)) };
-        let text = t.as_ref();
+        let text = t.text();
+        let text = text.as_ref();
         parse_into(text, &opts, &mut scratch, &mut claims);
         out.n_claims.push(claims.len() as u32);
         for c in &claims {
@@ -134,7 +169,7 @@ fn parse_chunk<S: AsRef<str>>(texts: &[S], offset: usize, truncated: Option<&[bo
 /// of n threads. `truncated[i]` marks generations cut at the token cap. The parts are joined by
 /// [`Columns::concat`] or, for Python, straight into its buffers (no vector grows to the size of
 /// the whole batch while parsing).
-pub fn parse_batch_parts<S: AsRef<str> + Sync>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Vec<Columns> {
+pub fn parse_batch_parts<S: Text>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Vec<Columns> {
     let chunk = |(ci, c): (usize, &[S])| parse_chunk(c, ci * CHUNK, truncated);
     if threads == 1 || texts.len() <= CHUNK {
         return texts.chunks(CHUNK).enumerate().map(chunk).collect();
@@ -151,7 +186,7 @@ pub fn parse_batch_parts<S: AsRef<str> + Sync>(texts: &[S], truncated: Option<&[
 }
 
 /// Parse `texts` into one set of columns (see [`parse_batch_parts`]).
-pub fn parse_batch<S: AsRef<str> + Sync>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Columns {
+pub fn parse_batch<S: Text>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Columns {
     Columns::concat(parse_batch_parts(texts, truncated, threads))
 }
 

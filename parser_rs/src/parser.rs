@@ -277,7 +277,7 @@ impl<'a> Machine<'a> {
                 i = skip[sk].1;
                 continue;
             }
-            let t = self.toks[i];
+            let t = &self.toks[i];
             i = match t.kind {
                 Kind::Newline => {
                     self.on_newline(t.has(flag::BLANK), i);
@@ -404,7 +404,7 @@ impl<'a> Machine<'a> {
     // punctuation
 
     fn on_punct(&mut self, i: usize) -> usize {
-        let t = self.toks[i];
+        let t = &self.toks[i];
         let n = self.toks.len();
         match t.id {
             p::DOT => {
@@ -598,7 +598,7 @@ impl<'a> Machine<'a> {
     // words
 
     fn on_word(&mut self, i: usize) -> usize {
-        let t = self.toks[i];
+        let t = &self.toks[i];
         let was_line_start = self.line_start;
         self.line_start = false;
         let ph = self.phrase(i);
@@ -773,7 +773,7 @@ impl<'a> Machine<'a> {
     fn no_pauses(&mut self, i: usize, mut k: usize) -> Option<usize> {
         let mut steps = 0;
         while k < self.toks.len() && steps < 8 {
-            let t = self.toks[k];
+            let t = &self.toks[k];
             if is_transparent(&t) {
                 k += 1;
                 steps += 1;
@@ -1070,12 +1070,12 @@ impl<'a> Machine<'a> {
     fn read_value(&self, i: usize, line_start: bool) -> Result<ValueExpr, usize> {
         let toks = self.toks;
         let n = toks.len();
-        let t = toks[i];
+        let t = &toks[i];
         // sign
         let mut head = i;
         let mut neg = false;
         if t.kind == Kind::Num && i > 0 {
-            let pt = toks[i - 1];
+            let pt = &toks[i - 1];
             if pt.kind == Kind::Punct && matches!(pt.id, p::HYPHEN | p::MINUS | p::PLUS) && !pt.has(flag::RUN) && pt.end == t.start {
                 let joined = i >= 2 && toks[i - 2].end == pt.start && matches!(toks[i - 2].kind, Kind::Num | Kind::Word);
                 if !joined {
@@ -1087,7 +1087,7 @@ impl<'a> Machine<'a> {
         // list numbers: "1. The SNR …", "2) …", SRT indices "1 00:00:00,000 --> …"
         if t.kind == Kind::Num && line_start && t.has(flag::INTEGER) && !neg {
             if i + 1 < n {
-                let nt = toks[i + 1];
+                let nt = &toks[i + 1];
                 if nt.kind == Kind::Punct
                     && matches!(nt.id, p::DOT | p::RPAREN)
                     && nt.start == t.end
@@ -1133,7 +1133,7 @@ impl<'a> Machine<'a> {
         };
         let k = self.next_sig(end);
         if k < n {
-            let tk = toks[k];
+            let tk = &toks[k];
             // scores: "3/5", "7 out of 10", "2 on a scale"
             if u1.is_none() && tk.is_punct(p::SLASH) {
                 let j = self.next_sig(k + 1);
@@ -1217,7 +1217,7 @@ impl<'a> Machine<'a> {
 
     /// After a number at `k`: is it followed by "±" (first) or a range connector (second)?
     fn connector(&self, k: usize, head: usize) -> (bool, bool) {
-        let t = self.toks[k];
+        let t = &self.toks[k];
         match t.kind {
             Kind::Punct => match t.id {
                 p::PLUSMINUS => (true, false),
@@ -1242,7 +1242,7 @@ impl<'a> Machine<'a> {
     /// A number token or a run of number words: (value, end, is_number_word).
     #[inline]
     fn read_scalar(&self, i: usize) -> Option<(f64, usize, bool)> {
-        let t = self.toks[i];
+        let t = &self.toks[i];
         if t.kind == Kind::Num {
             if t.has(flag::UNUSABLE) || !t.num.is_finite() {
                 return None;
@@ -1615,7 +1615,7 @@ impl<'a> Machine<'a> {
         let mut j = self.next_sig(end);
         let mut steps = 0;
         while j < n && steps < 3 {
-            let t = toks[j];
+            let t = &toks[j];
             if t.kind == Kind::Num {
                 return None;
             }

@@ -6,7 +6,7 @@
 //!   strings (or Arrow buffers) for that time.
 //! * A panic inside the parser becomes a `RuntimeError` (not a crash, not a `PanicException`).
 
-use crate::batch::{parse_batch_parts, unify_unit_texts, Columns};
+use crate::batch::{parse_batch_parts, unify_unit_texts, Columns, Utf8Bytes};
 use crate::{parse, Options, QUANTITY_KEYS, UNIT_NAMES};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -218,7 +218,7 @@ fn parse_arrow<'py>(
     let _keep = keepalive.clone();
     let width = if large { 8 } else { 4 };
     let total: usize = chunks.iter().map(|c| c.7).sum();
-    let mut views: Vec<Cow<'_, str>> = Vec::with_capacity(total);
+    let mut views: Vec<Utf8Bytes<'_>> = Vec::with_capacity(total);
     for (ci, &(offsets_addr, offsets_size, data_addr, data_size, validity_addr, validity_size, offset, length)) in
         chunks.iter().enumerate()
     {
@@ -255,7 +255,7 @@ fn parse_arrow<'py>(
         for k in 0..length {
             let j = offset + k;
             if valid.map_or(false, |m| (m[j / 8] >> (j % 8)) & 1 == 0) {
-                views.push(Cow::Borrowed(""));
+                views.push(Utf8Bytes(b""));
                 continue;
             }
             let (s, e) = (off(j), off(j + 1));
@@ -265,10 +265,8 @@ fn parse_arrow<'py>(
                 )));
             }
             let raw = &data[s as usize..e as usize];
-            views.push(match std::str::from_utf8(raw) {
-                Ok(t) => Cow::Borrowed(t),
-                Err(_) => Cow::Owned(String::from_utf8_lossy(raw).into_owned()),
-            });
+            // checked as UTF-8 (invalid sequences replaced) by the worker that parses it
+            views.push(Utf8Bytes(raw));
         }
     }
     let mask = mask_of(truncated, total)?;
