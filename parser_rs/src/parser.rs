@@ -299,11 +299,12 @@ impl<'a> Machine<'a> {
     // phrase lookup
 
     #[inline]
-    fn word_entry(&self, id: u16) -> Option<&'static Entry> {
-        if id == 0 {
+    fn word_entry(&self, t: &Token) -> Option<&'static Entry> {
+        // a word token carries its own trie node (0 for anything else)
+        if t.node == 0 {
             return None;
         }
-        self.v.child(0, id).and_then(|n| self.v.entry(n))
+        self.v.entry(t.node)
     }
 
     /// Longest phrase of the vocabulary starting at token `i`.
@@ -412,7 +413,7 @@ impl<'a> Machine<'a> {
                 let abbrev = i > 0
                     && self.toks[i - 1].kind == Kind::Word
                     && self.toks[i - 1].end == t.start
-                    && self.word_entry(self.toks[i - 1].id).map_or(false, |e| e.has(role::ABBREV));
+                    && self.word_entry(&self.toks[i - 1]).map_or(false, |e| e.has(role::ABBREV));
                 if next_spaced && !abbrev {
                     self.sentence_end();
                     self.seg_boundary(i);
@@ -760,7 +761,7 @@ impl<'a> Machine<'a> {
                 k < self.toks.len()
                     && self.toks[k].kind == Kind::Word
                     && self
-                        .word_entry(self.toks[k].id)
+                        .word_entry(&self.toks[k])
                         .and_then(|e| e.num)
                         .map_or(false, |n| matches!(n, NumWord::Hundred | NumWord::Thousand | NumWord::Dozen | NumWord::Single))
             }
@@ -908,7 +909,7 @@ impl<'a> Machine<'a> {
                     if words > 4 {
                         return Rel::Far;
                     }
-                    match self.word_entry(t.id) {
+                    match self.word_entry(&t) {
                         Some(e) if e.has(role::AND) || e.has(role::OR) => coord = true,
                         Some(e) if e.has(role::COPULA) && !matches!(self.word_text(k), b"of") => return Rel::Far,
                         Some(e) if e.has(role::FILLER) || e.unit.is_some() || e.label.is_some() => {}
@@ -1107,7 +1108,7 @@ impl<'a> Machine<'a> {
             if toks[q].is_punct(p::HASH) && q > 0 {
                 q -= 1;
             }
-            if toks[q].kind == Kind::Word && self.word_entry(toks[q].id).map_or(false, |e| e.has(role::IDENT)) {
+            if toks[q].kind == Kind::Word && self.word_entry(&toks[q]).map_or(false, |e| e.has(role::IDENT)) {
                 let direct = toks[q].end < toks[head].start && toks[q].end + 3 >= toks[head].start;
                 if direct && self.phrase(q).map_or(true, |(e, end)| end <= head && e.label.is_none()) {
                     return Err(self.skip_number(i));
@@ -1156,7 +1157,7 @@ impl<'a> Machine<'a> {
                 while j < n && (toks[j].is_punct(p::TILDE) || toks[j].is_punct(p::APPROX) || is_transparent(&toks[j])) {
                     j += 1;
                 }
-                if j < n && toks[j].kind == Kind::Word && self.word_entry(toks[j].id).map_or(false, |e| e.has(role::HEDGE)) {
+                if j < n && toks[j].kind == Kind::Word && self.word_entry(&toks[j]).map_or(false, |e| e.has(role::HEDGE)) {
                     j += 1;
                 }
                 let mut neg2 = false;
@@ -1210,7 +1211,7 @@ impl<'a> Machine<'a> {
     }
 
     fn numword_at(&self, j: usize) -> bool {
-        self.word_entry(self.toks[j].id)
+        self.word_entry(&self.toks[j])
             .and_then(|e| e.num)
             .map_or(false, |nw| matches!(nw, NumWord::Small(_) | NumWord::Tens(_)))
     }
@@ -1275,7 +1276,7 @@ impl<'a> Machine<'a> {
             if tk.kind != Kind::Word {
                 break;
             }
-            let Some(e) = self.word_entry(tk.id) else { break };
+            let Some(e) = self.word_entry(&tk) else { break };
             if let Some((ref mut f, ref mut scale)) = frac {
                 match e.num {
                     Some(NumWord::Small(d)) if d < 10 => {
@@ -1543,7 +1544,7 @@ impl<'a> Machine<'a> {
             // a bare number followed by a counted noun ("3 segments", "2 speakers") is not a value
             let k = self.next_sig(x.end);
             if k < self.toks.len() && self.toks[k].kind == Kind::Word {
-                if let Some(e) = self.word_entry(self.toks[k].id) {
+                if let Some(e) = self.word_entry(&self.toks[k]) {
                     if e.has(role::COUNTED) {
                         return None;
                     }
@@ -1561,12 +1562,12 @@ impl<'a> Machine<'a> {
         if unit.is_time() {
             // "this short clip (roughly 10 seconds)"
             let mut b = self.prev_sig(x.head);
-            if b != usize::MAX && toks[b].kind == Kind::Word && self.word_entry(toks[b].id).map_or(false, |e| e.has(role::HEDGE)) {
+            if b != usize::MAX && toks[b].kind == Kind::Word && self.word_entry(&toks[b]).map_or(false, |e| e.has(role::HEDGE)) {
                 b = self.prev_sig(b);
             }
             if b != usize::MAX && b > 0 && toks[b].is_punct(p::LPAREN) {
                 let w = self.prev_sig(b);
-                if w != usize::MAX && toks[w].kind == Kind::Word && self.word_entry(toks[w].id).map_or(false, |e| e.has(role::DUR_NOUN)) && !x.is_range {
+                if w != usize::MAX && toks[w].kind == Kind::Word && self.word_entry(&toks[w]).map_or(false, |e| e.has(role::DUR_NOUN)) && !x.is_range {
                     return Some((Quantity::Duration, x.end));
                 }
             }
@@ -1624,7 +1625,7 @@ impl<'a> Machine<'a> {
                 steps += 1;
                 continue;
             }
-            if t.kind == Kind::Word && self.word_entry(t.id).map_or(false, |e| e.has(role::COPULA) || e.has(role::HEDGE)) {
+            if t.kind == Kind::Word && self.word_entry(&t).map_or(false, |e| e.has(role::COPULA) || e.has(role::HEDGE)) {
                 j += 1;
                 steps += 1;
                 continue;
