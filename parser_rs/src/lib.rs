@@ -30,6 +30,7 @@ pub struct Options {
 pub struct Scratch {
     toks: Vec<lexer::Token>,
     found: Vec<parser::Found>,
+    queue: parser::PendingLabels,
 }
 
 /// Parse one text into its claims, at most one per quantity (shimmer in dB apart), in text order.
@@ -53,11 +54,11 @@ pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mu
     // a table needs a pipe, and most texts have none
     let (skip, seqs) = if seen.pipe { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
     {
-        let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found);
+        let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found, &mut scratch.queue);
         m.run(&skip);
     }
     for seq in &seqs {
-        let mut m = parser::Machine::new(text, seq, v, &mut scratch.found);
+        let mut m = parser::Machine::new(text, seq, v, &mut scratch.found, &mut scratch.queue);
         m.run(&[]);
     }
     let trunc = if opts.truncated { Some(text.trim_end().len() as u32) } else { None };

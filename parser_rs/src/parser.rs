@@ -37,6 +37,10 @@ enum PKind {
     Distractor { weak: bool },
 }
 
+/// The labels waiting for a value, kept between texts so that no text allocates them.
+#[derive(Default)]
+pub struct PendingLabels(Vec<Pending>);
+
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     kind: PKind,
@@ -122,7 +126,7 @@ pub struct Machine<'a> {
     toks: &'a [Token],
     v: &'static Vocab,
     out: &'a mut Vec<Found>,
-    queue: Vec<Pending>,
+    queue: &'a mut Vec<Pending>,
     ctx_f0: bool,
     line_start: bool,
     seg_start: usize,
@@ -234,13 +238,22 @@ fn is_transparent(t: &Token) -> bool {
 }
 
 impl<'a> Machine<'a> {
-    pub fn new(text: &'a str, toks: &'a [Token], v: &'static Vocab, out: &'a mut Vec<Found>) -> Self {
+    /// A machine over `toks` (of `text`) that appends what it finds to `out`; `queue` is a buffer
+    /// kept between texts (cleared here).
+    pub fn new(
+        text: &'a str,
+        toks: &'a [Token],
+        v: &'static Vocab,
+        out: &'a mut Vec<Found>,
+        queue: &'a mut PendingLabels,
+    ) -> Self {
+        queue.0.clear();
         Machine {
             text: text.as_bytes(),
             toks,
             v,
             out,
-            queue: Vec::with_capacity(MAX_QUEUE),
+            queue: &mut queue.0,
             ctx_f0: false,
             line_start: true,
             seg_start: 0,
