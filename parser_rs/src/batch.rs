@@ -218,22 +218,8 @@ impl Columns {
         let (cats, remaps) = unify_unit_texts(&parts);
         let n: usize = parts.iter().map(|p| p.len()).sum();
         let texts: usize = parts.iter().map(|p| p.n_claims.len()).sum();
-        let mut out = Columns {
-            text_index: Vec::with_capacity(n),
-            quantity: Vec::with_capacity(n),
-            value: Vec::with_capacity(n),
-            unit: Vec::with_capacity(n),
-            unit_text: Vec::with_capacity(n),
-            start: Vec::with_capacity(n),
-            end: Vec::with_capacity(n),
-            byte_start: Vec::with_capacity(n),
-            byte_end: Vec::with_capacity(n),
-            approx: Vec::with_capacity(n),
-            is_range: Vec::with_capacity(n),
-            bound: Vec::with_capacity(n),
-            unit_text_categories: cats,
-            n_claims: Vec::with_capacity(texts),
-        };
+        let mut out = Columns::with_capacity(n, texts);
+        out.unit_text_categories = cats;
         for (part, remap) in parts.into_iter().zip(remaps) {
             out.text_index.extend(part.text_index);
             out.quantity.extend(part.quantity);

@@ -644,51 +644,38 @@ fn lex_short_word(b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>)
     Some(i + len)
 }
 
-#[inline(always)]
+/// Any other word that starts with a letter: longer words, inner apostrophes ("don't"), and, through
+/// [`lex_word_general`], non-ASCII letters, subscripts ("F_0") and "e.g.".
+#[inline(never)]
 fn lex_word(text: &str, b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>) -> usize {
-    // fast path: an ASCII word (letters, digits, inner apostrophes), no subscript. Eight bytes at a
-    // time find its end and note the capitals and lower-case letters after its first byte (for
-    // capitals and camelCase); the lookup key is then read from the text in two loads (`ascii_key`).
-    const HI: u64 = 0x8080_8080_8080_8080;
     let first = CLS[b[i] as usize];
-    let mut upper_after = 0u64;
-    let mut lower_after = 0u64;
+    let mut acc = 0u8; // the classes of the letters and digits after the first, or-ed
     let mut j = i + 1;
-    loop {
-        let (alnum, upper, lower) = alnum_lanes(load8(b, j, n));
-        let stop = (!alnum & HI).trailing_zeros() as usize / 8; // alnum bytes from j (8 = all)
-        let keep = if stop >= 8 { !0u64 } else { (1u64 << (8 * stop)) - 1 };
-        upper_after |= upper & keep;
-        lower_after |= lower & keep;
-        j += stop;
-        if stop == 8 {
+    while j < n {
+        let c = b[j];
+        let cls = CLS[c as usize];
+        if cls & C_ALNUM != 0 {
+            acc |= cls;
+            j += 1;
             continue;
         }
-        if j >= n {
-            break;
-        }
-        let c = b[j];
         if c == b'\'' && j + 1 < n && CLS[b[j + 1] as usize] & C_ALPHA != 0 {
             j += 1;
             continue;
         }
         if c >= 0x80 || c == b'_' || (c == b'.' && j == i + 1) {
-            // non-ASCII letters, subscripts ("F_0"), "e.g.": the general path
             return lex_word_general(text, b, i, n, v, out);
         }
         break;
     }
-    let j = j.min(n);
     let len = j - i;
-    let inner_upper = upper_after != 0;
-    let has_lower = lower_after != 0 || first & C_LOWER != 0;
+    let inner_upper = acc & C_UPPER != 0;
+    let has_lower = (acc | first) & C_LOWER != 0;
     if inner_upper && has_lower {
         return lex_camel_word(b, i, j, v, out);
     }
-    // one word: "signal", "SNR", "F0", "RT60"
-    let id = if len <= 16 {
-        v.lookup(ascii_key(b, i, len), &[])
-    } else if len <= MAX_WORD_BYTES {
+    // one word: "signal", "SNR", "F0", "RT60" (letters, digits and apostrophes lower-case by | 0x20)
+    let id = if len <= MAX_WORD_BYTES {
         let mut buf = [0u8; MAX_WORD_BYTES];
         for (d, &c) in buf.iter_mut().zip(&b[i..j]) {
             *d = c | 0x20;
@@ -764,34 +751,6 @@ fn lex_camel_word(b: &[u8], i: usize, j: usize, v: &Vocab, out: &mut Vec<Token>)
     }
     emit_ascii(&buf[seg..m], &w[seg..m], i + seg, j, v, out);
     j
-}
-
-/// The lookup key of the ASCII word of `len` ≤ 16 bytes at `b[i..]` (letters, digits,
-/// apostrophes), lower-cased by or-ing 0x20 into each byte.
-#[inline(always)]
-fn ascii_key(b: &[u8], i: usize, len: usize) -> WordKey {
-    const LOWER: u64 = 0x2020_2020_2020_2020;
-    const MASKS: [u64; 9] = {
-        let mut t = [!0u64; 9];
-        let mut k = 0;
-        while k < 8 {
-            t[k] = (1u64 << (8 * k)) - 1;
-            k += 1;
-        }
-        t
-    };
-    let mask = |k: usize| MASKS[k.min(8)];
-    let mut head = [0u8; 16];
-    let src: &[u8] = if i + 16 <= b.len() {
-        &b[i..i + 16]
-    } else {
-        let m = b.len() - i;
-        head[..m].copy_from_slice(&b[i..]);
-        &head
-    };
-    let w0 = u64::from_le_bytes(src[..8].try_into().unwrap());
-    let w1 = u64::from_le_bytes(src[8..16].try_into().unwrap());
-    WordKey::new((w0 | LOWER) & mask(len), (w1 | LOWER) & mask(len.saturating_sub(8)), len)
 }
 
 #[inline]

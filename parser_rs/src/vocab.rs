@@ -187,6 +187,19 @@ impl WordKey {
         WordKey { w0, w1, len }
     }
 
+    /// The key of a lower-cased word (its bytes past the 16th are its tail).
+    #[inline]
+    pub fn of(lower: &[u8]) -> Self {
+        let mut head = [0u8; 16];
+        let m = lower.len().min(16);
+        head[..m].copy_from_slice(&lower[..m]);
+        WordKey::new(
+            u64::from_le_bytes(head[..8].try_into().unwrap()),
+            u64::from_le_bytes(head[8..].try_into().unwrap()),
+            lower.len(),
+        )
+    }
+
     #[inline(always)]
     fn hash(&self) -> u64 {
         let x = self.w0 ^ self.w1.rotate_left(23) ^ ((self.len as u64) << 58);
@@ -202,15 +215,7 @@ impl Vocab {
         if lower.is_empty() || lower.len() > MAX_WORD_BYTES {
             return 0;
         }
-        let mut head = [0u8; 16];
-        let m = lower.len().min(16);
-        head[..m].copy_from_slice(&lower[..m]);
-        let key = WordKey::new(
-            u64::from_le_bytes(head[..8].try_into().unwrap()),
-            u64::from_le_bytes(head[8..].try_into().unwrap()),
-            lower.len(),
-        );
-        self.lookup(key, &lower[m..])
+        self.lookup(WordKey::of(lower), &lower[lower.len().min(16)..])
     }
 
     /// The id of the word whose key is `key` and whose bytes past the 16th are `tail`.
@@ -802,16 +807,9 @@ impl Vocab {
         self.tails = vec![Box::default(); self.words.len() + 1];
         for (w, &id) in self.words.iter() {
             assert!(!w.is_empty() && w.len() <= MAX_WORD_BYTES, "vocabulary word {:?} of {} bytes", w, w.len());
-            let mut head = [0u8; 16];
-            let m = w.len().min(16);
-            head[..m].copy_from_slice(&w[..m]);
-            let key = WordKey::new(
-                u64::from_le_bytes(head[..8].try_into().unwrap()),
-                u64::from_le_bytes(head[8..].try_into().unwrap()),
-                w.len(),
-            );
+            let key = WordKey::of(w);
             self.keys[id as usize] = [key.w0, key.w1];
-            self.tails[id as usize] = w[m..].to_vec().into_boxed_slice();
+            self.tails[id as usize] = w[w.len().min(16)..].to_vec().into_boxed_slice();
             let h = key.hash();
             let mut k = (h >> self.tag_shift) as usize & (size - 1);
             while self.tags[k].1 != 0 {
