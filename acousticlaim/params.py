@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -27,3 +28,22 @@ def stage_params(group: str, path: str | Path = DEFAULT_PARAMS) -> dict[str, Any
     if group not in params:
         raise KeyError(f"{path}: no '{group}:' group; groups present: {', '.join(params)}")
     return params[group] or {}
+
+
+class UnknownParameters(KeyError, ValueError):
+    """A ``params.yaml`` section names keys its settings class does not have (a typo, usually)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+def reject_unknown_keys(section: str, params: dict[str, Any], settings_class: type) -> None:
+    """Raise :class:`UnknownParameters` naming the keys of ``params`` that ``settings_class`` (a
+    dataclass) has no field for, and the ones it has."""
+    known = {f.name for f in fields(settings_class)}
+    unknown = set(params) - known
+    if unknown:
+        raise UnknownParameters(
+            f"{section}: unknown parameter(s) {', '.join(sorted(unknown))} (unknown keys for this section; "
+            f"known: {', '.join(sorted(known))})"
+        )

@@ -27,6 +27,7 @@ import torch
 from torch import nn
 
 from acousticlaim.model.descriptions import SLOT_TOKENS
+from acousticlaim.params import reject_unknown_keys
 
 PAD_TOKEN = "<|pad|>"
 EOS_TOKEN = "<|endoftext|>"
@@ -64,10 +65,7 @@ class DecoderSpec:
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> "DecoderSpec":
-        known = set(cls.__dataclass_fields__)
-        unknown = set(params) - known
-        if unknown:
-            raise ValueError(f"train.decoder: unknown keys {sorted(unknown)}; known: {sorted(known)}")
+        reject_unknown_keys("train.decoder", params, cls)
         p = dict(params)
         if "lora_targets" in p:
             p["lora_targets"] = tuple(p["lora_targets"])

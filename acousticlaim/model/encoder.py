@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from acousticlaim.params import reject_unknown_keys
+
 SAMPLE_RATE = 16_000
 FRAME_HOP = 320  # samples per encoder frame (20 ms), for both kinds
 FRAME_RATE_HZ = SAMPLE_RATE / FRAME_HOP
@@ -63,10 +65,7 @@ class EncoderSpec:
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> "EncoderSpec":
-        known = set(cls.__dataclass_fields__)
-        unknown = set(params) - known
-        if unknown:
-            raise ValueError(f"features.encoder: unknown keys {sorted(unknown)}; known: {sorted(known)}")
+        reject_unknown_keys("features.encoder", params, cls)
         spec = cls(**params)
         if spec.kind not in ("wavlm", "logmel"):
             raise ValueError(f"features.encoder.kind must be 'wavlm' or 'logmel', got {spec.kind!r}")

@@ -40,6 +40,7 @@ from acousticlaim.model.decoder import (
 from acousticlaim.model.descriptions import N_PHRASINGS, describe, tokenizer_corpus
 from acousticlaim.model.head import Dispersion
 from acousticlaim.model.system import ReferenceSystem, SystemSpec
+from acousticlaim.params import reject_unknown_keys
 from acousticlaim.quantities import SCORED_KEYS
 
 
@@ -60,10 +61,7 @@ class TrainSpec:
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> "TrainSpec":
-        known = set(cls.__dataclass_fields__)
-        unknown = set(params) - known
-        if unknown:
-            raise ValueError(f"train.optim: unknown keys {sorted(unknown)}; known: {sorted(known)}")
+        reject_unknown_keys("train.optim", params, cls)
         return cls(**params)
 
 

@@ -20,6 +20,7 @@ import pandas as pd
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
+from acousticlaim.params import reject_unknown_keys
 from acousticlaim.quantities import SCORED_KEYS
 from acousticlaim.selective.decomposition import even_split_multiples, identification, ramp_dropped
 from acousticlaim.selective.frame_profiles import PROFILE_OF, STAGE, ProfileJob, clip_profiles
@@ -40,9 +41,7 @@ class DiagnosticConfig:
 
     @classmethod
     def from_params(cls, params: dict) -> "DiagnosticConfig":
-        unknown = set(params) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise KeyError(f"decomposition: unknown parameter(s) {', '.join(sorted(unknown))}")
+        reject_unknown_keys("decomposition", params, cls)
         return cls(**params)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.io import write_json, write_parquet
+from acousticlaim.params import reject_unknown_keys
 from acousticlaim.quantities import SCORED_KEYS
 from acousticlaim.selective.calibration import (
     SCOPES,
@@ -53,10 +54,7 @@ class WithholdingConfig:
 
     @classmethod
     def from_params(cls, params: dict) -> "WithholdingConfig":
-        known = set(cls.__dataclass_fields__)
-        unknown = set(params) - known
-        if unknown:
-            raise KeyError(f"calib: unknown parameter(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+        reject_unknown_keys("calib", params, cls)
         return cls(**params)
 
     @property
