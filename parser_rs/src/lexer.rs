@@ -243,11 +243,8 @@ fn lex_ascii_punct(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize 
             if nxt == b'>' {
                 (p::ARROW, 2, 0)
             } else {
-                let mut j = i;
-                while j < n && b[j] == b'-' {
-                    j += 1;
-                }
-                (p::HYPHEN, j - i, if j - i > 1 { flag::RUN } else { 0 })
+                let len = run_length(b, i, n);
+                (p::HYPHEN, len, if len > 1 { flag::RUN } else { 0 })
             }
         }
         b'~' => (p::TILDE, 1, 0),
@@ -262,20 +259,8 @@ fn lex_ascii_punct(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize 
         }
         b'%' => (p::PERCENT, 1, 0),
         b'/' => (p::SLASH, 1, 0),
-        b'*' => {
-            let mut j = i;
-            while j < n && b[j] == b'*' {
-                j += 1;
-            }
-            (p::STAR, j - i, 0)
-        }
-        b'#' => {
-            let mut j = i;
-            while j < n && b[j] == b'#' {
-                j += 1;
-            }
-            (p::HASH, j - i, 0)
-        }
+        b'*' => (p::STAR, run_length(b, i, n), 0),
+        b'#' => (p::HASH, run_length(b, i, n), 0),
         b'"' | b'\'' | b'`' => (p::QUOTE, 1, 0),
         b'<' => {
             if nxt == b'=' {
@@ -293,24 +278,11 @@ fn lex_ascii_punct(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize 
                 (p::GT, 1, 0)
             }
         }
-        b'_' => {
-            let mut j = i;
-            while j < n && b[j] == b'_' {
-                j += 1;
-            }
-            if j - i >= 2 {
-                (p::SLOT, j - i, 0)
-            } else {
-                (p::UNDERSCORE, 1, 0)
-            }
-        }
-        b'?' => {
-            let mut j = i;
-            while j < n && b[j] == b'?' {
-                j += 1;
-            }
-            (p::QUESTION, j - i, 0)
-        }
+        b'_' => match run_length(b, i, n) {
+            1 => (p::UNDERSCORE, 1, 0),
+            len => (p::SLOT, len, 0),
+        },
+        b'?' => (p::QUESTION, run_length(b, i, n), 0),
         b'!' => (p::EXCL, 1, 0),
         b'&' => (p::AMP, 1, 0),
         b'$' => (p::DOLLAR, 1, 0),
@@ -327,6 +299,11 @@ fn lex_ascii_punct(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize 
     };
     push(out, Kind::Punct, i, i + len, code, flags, 0.0);
     i + len
+}
+
+/// How many times the byte at `b[i]` repeats from `i` (at least 1): "---", "**", "###", "___".
+fn run_length(b: &[u8], i: usize, n: usize) -> usize {
+    b[i..n].iter().take_while(|&&c| c == b[i]).count()
 }
 
 /// "[value]", "[insert value]", "<number>", "{x}": letters, spaces and underscores only, short.
