@@ -107,6 +107,22 @@ def repeated(f, repeats: int, clock=cpu_timed):
     return min(walls), float(np.median(walls)), min(cpus), r
 
 
+def rates(megabytes: float, generations: int, best: float, median: float, cpu: float) -> dict:
+    """One timing's figures: seconds (best run, median run, CPU) and the rates they give."""
+    return {
+        "generations": generations,
+        "megabytes": round(megabytes, 2),
+        "seconds": round(best, 4),
+        "median_seconds": round(median, 4),
+        "cpu_seconds": round(cpu, 4),
+        "MB_per_s": round(megabytes / best, 2),
+        "MB_per_s_median": round(megabytes / median, 2),
+        "MB_per_cpu_s": round(megabytes / cpu, 2),
+        "generations_per_s": round(generations / best),
+        "generations_per_cpu_s": round(generations / cpu),
+    }
+
+
 def process_timed(f):
     """Wall seconds, and CPU seconds of the whole process (all threads)."""
     c0, t0 = time.process_time(), time.perf_counter()
@@ -150,40 +166,10 @@ def main(argv: list[str] | None = None) -> dict:
         "claims": len(cols1),
         "cores": os.cpu_count(),
         "repeats": a.repeats,
-        "rust_one_thread": {
-            "seconds": round(t1, 3),
-            "median_seconds": round(t1_med, 3),
-            "cpu_seconds": round(c1, 3),
-            "MB_per_s": round(mb / t1, 1),
-            "MB_per_s_median": round(mb / t1_med, 1),
-            "MB_per_cpu_s": round(mb / c1, 1),
-            "generations_per_s": round(a.n / t1),
-            "generations_per_cpu_s": round(a.n / c1),
-        },
-        "rust_all_cores": {
-            "seconds": round(tall, 3),
-            "median_seconds": round(tall_med, 3),
-            "cpu_seconds": round(pall, 3),
-            "MB_per_s": round(mb / tall, 1),
-            "MB_per_s_median": round(mb / tall_med, 1),
-            "generations_per_s": round(a.n / tall),
-        },
-        "python_re_yardstick": {
-            "generations": a.yardstick_n,
-            "megabytes": round(sub_mb, 2),
-            "seconds": round(ty, 3),
-            "cpu_seconds": round(cy, 3),
-            "MB_per_s": round(sub_mb / ty, 2),
-            "MB_per_cpu_s": round(sub_mb / cy, 2),
-            "generations_per_s": round(a.yardstick_n / ty),
-        },
-        "rust_one_thread_on_yardstick_subset": {
-            "seconds": round(tr, 4),
-            "median_seconds": round(tr_med, 4),
-            "cpu_seconds": round(cr, 4),
-            "MB_per_s": round(sub_mb / tr, 1),
-            "MB_per_cpu_s": round(sub_mb / cr, 1),
-        },
+        "rust_one_thread": rates(mb, a.n, t1, t1_med, c1),
+        "rust_all_cores": rates(mb, a.n, tall, tall_med, pall),
+        "python_re_yardstick": rates(sub_mb, a.yardstick_n, ty, ty_med, cy),
+        "rust_one_thread_on_yardstick_subset": rates(sub_mb, a.yardstick_n, tr, tr_med, cr),
         "speedup_one_thread_vs_re": round(ty / tr, 1),
         "speedup_one_thread_vs_re_cpu": round(cy / cr, 1),
     }
