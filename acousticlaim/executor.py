@@ -7,7 +7,8 @@ a Dask distributed cluster when the corpus outgrows one machine::
 
 ``executor`` is the ``executor:`` group of ``params.yaml``:
 
-* ``kind: local`` (default) — a ``ProcessPoolExecutor`` with ``workers`` processes (0 or 1 runs inline);
+* ``kind: local`` (default) — a ``ProcessPoolExecutor`` with ``workers`` processes (``null``: one per core
+  of the machine; 1 runs inline);
 * ``kind: dask`` — a ``distributed.Client`` on ``scheduler`` (an address such as ``tcp://host:8786``).
 
 Results come back in the order of ``jobs`` whatever the back-end, and a rich progress bar shows
@@ -44,6 +45,12 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def local_workers(executor: dict[str, Any] | None) -> int:
+    """The processes a local pool runs: ``executor.workers``, or one per core when it is ``null``."""
+    workers = (executor or {}).get("workers")
+    return default_workers() if workers is None else int(workers)
+
+
 def map_clips(
     fn: Callable[[T], R],
     jobs: Sequence[T] | Iterable[T],
@@ -56,7 +63,7 @@ def map_clips(
     cfg = dict(executor or {})
     kind = cfg.get("kind", "local")
     if kind == "local":
-        return _map_local(fn, jobs, int(cfg.get("workers") or default_workers()), label)
+        return _map_local(fn, jobs, local_workers(cfg), label)
     if kind == "dask":
         scheduler = cfg.get("scheduler")
         if not scheduler:

@@ -27,7 +27,7 @@ from safetensors.torch import save_file
 
 from acousticlaim.audio import AudioError, load_audio
 from acousticlaim.corpus.manifest import read_manifest, resolve_path
-from acousticlaim.executor import map_clips
+from acousticlaim.executor import local_workers, map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import atomic_path, write_json, write_parquet
 from acousticlaim.model.batching import pooled_features
@@ -110,7 +110,7 @@ def extract_features(
     executor = dict(executor or {})
     if params.get("workers") is not None:
         executor["workers"] = int(params["workers"])
-    workers = int(executor.get("workers") or 1)
+    workers = local_workers(executor)
     (out / "clips").mkdir(parents=True, exist_ok=True)
     failures: list[Failure] = []
     jobs = []
