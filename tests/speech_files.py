@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.skip_policy import CI_CAN_FIX
+
 LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
 
 
@@ -37,7 +39,7 @@ class SpeechFile:
     def require(self) -> Path:
         p = self.path
         if p is None:
-            pytest.skip(f"{self.name} ({self.origin}) is not on this machine; install it with: {self.install}")
+            pytest.skip(f"{self.name} ({self.origin}) is not on this machine; {CI_CAN_FIX} {self.install}")
         return p
 
 
@@ -62,4 +64,4 @@ def golden_path(file_field: str, golden_dir: Path) -> SpeechFile:
         # the CSV gives the path from the distribution's root (e.g. "pysptk/example_audio_data/...")
         inside = rel.split("/", 1)[1] if rel.startswith(top + "/") else rel
         return SpeechFile(file_field, "", f"package:{top}:{inside}", f"pip install {pkg}")
-    return SpeechFile(file_field, "", str(golden_dir / file_field), "it ships in ../shared/data/srmr_golden/")
+    return SpeechFile(file_field, "", str(golden_dir / file_field), "the shared folder (shared/data/srmr_golden)")

@@ -12,8 +12,9 @@ from acousticlaim.cli import app
 from acousticlaim.claims.prompts import PROMPT_VERSION, get_rung
 from acousticlaim.panel.importing import GenerationImportError, import_generations, read_generations
 from acousticlaim.panel.store import read_records
+from tests.shared_data import missing_reason, shared_data_path
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "data" / "panel_sample"
+SAMPLES = shared_data_path("panel_sample")
 
 
 def released(results_rungs: dict, seed=0, corpus="librimix") -> dict:
@@ -124,7 +125,7 @@ def test_cli_reports_and_exits_nonzero_on_bad_input(tmp_path):
     assert name.exit_code == 1 and "must be letters, digits" in name.output
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="the released panel sample is not beside this checkout")
+@pytest.mark.skipif(SAMPLES is None, reason=missing_reason("panel_sample"))
 def test_the_released_panel_sample_imports_whole(tmp_path):
     files = sorted(SAMPLES.glob("*_librimix_seed0.json"))
     assert len(files) == 5

@@ -10,8 +10,9 @@ import pytest
 
 from acousticlaim.claims.prompts import PROMPT_VERSION, RUNG_IDS, RUNGS, get_rung, released_prompts_json, select_rungs
 from acousticlaim.panel.sampling import SamplingDesign, draw_samples, generation_jobs
+from tests.shared_data import missing_reason, shared_data_path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "panel_sample" / "prompts.json"
+SHARED = shared_data_path("panel_sample", "prompts.json")
 
 
 def test_rungs_are_the_released_five_in_order():
@@ -21,7 +22,7 @@ def test_rungs_are_the_released_five_in_order():
     assert get_rung("P0_free").text == "Describe the recording quality of this audio."
 
 
-@pytest.mark.skipif(not SHARED.exists(), reason="the shared release copy is not beside this checkout")
+@pytest.mark.skipif(SHARED is None, reason=missing_reason("panel_sample", "prompts.json"))
 def test_rungs_are_verbatim_the_released_prompts_json():
     assert released_prompts_json() == json.loads(SHARED.read_text())
 

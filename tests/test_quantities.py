@@ -34,13 +34,10 @@ def test_unknown_key_names_the_known_ones():
         Q.get("loudness")
 
 
-def test_release_column_map_matches_the_released_table():
+def test_release_column_map_matches_the_released_table(shared_data):
     import csv
-    from pathlib import Path
 
-    ref = Path(__file__).resolve().parents[2] / "shared/data/release/references/librimix_test.csv"
-    if not ref.exists():
-        pytest.skip("shared/ release data not beside the checkout")
+    ref = shared_data / "release" / "references" / "librimix_test.csv"
     header = next(csv.reader(ref.open()))
     mapping = Q.release_column_map("librimix")
     assert set(mapping) <= set(header)

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from tests.test_scoring_stage import write_inputs
+from tests import pipeline_fixtures as fixtures
 
 PLANTED = {
     "references.parquet": "data/references/references.parquet",
@@ -22,7 +23,6 @@ PLANTED = {
 
 @pytest.mark.slow
 def test_exp_run_on_the_pooling_rule_reruns_scores_and_exp_show_lists_the_counts(tmp_path):
-    fixtures = pytest.importorskip("tests.pipeline_fixtures", reason="needs the foundation's project-copy fixture")
     repo = fixtures.project_copy(tmp_path / "project")
     # Keep the scores stage alone; its inputs are planted as plain files (the upstream stages are tested elsewhere).
     dvc = yaml.safe_load((repo / "dvc.yaml").read_text())

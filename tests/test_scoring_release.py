@@ -14,14 +14,12 @@ from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.release import (
     read_panel_clips, read_release_references, release_generations, release_speaker, rescore_release, write_release,
 )
+from tests.shared_data import SHARED_DATA, missing_reason, shared_data_path
 
 LIBRI_HEADER = ("filename,snr_db,srmr,f0_mean_hz,praat_speaking_rate_syl_sec,praat_articulation_rate_syl_sec,"
                 "praat_pause_count,praat_pause_rate_per_min,f0_sd_hz,jitter_local_pct,jitter_rap_pct,shimmer,hnr,"
                 "overlap_ratio,overlap_segments,overlap_segments_vad,overlap_ratio_vad")
-_ROOT = Path(__file__).resolve().parents[1]
-# the released data sit in ../shared beside the checkout (a worktree sits one level deeper)
-SHARED = next((p / "shared" / "data" for p in (_ROOT.parent, _ROOT.parent.parent) if (p / "shared" / "data").exists()),
-              _ROOT.parent / "shared" / "data")
+SHARED = SHARED_DATA or Path("shared") / "data"  # the skips below say when it is absent
 MIXTURES = [f"{100 + i}-{i}-0001_{300 + i}-{i}-0002" for i in range(40)]
 
 
@@ -133,8 +131,8 @@ def test_release_speakers_from_clip_ids():
     assert release_speaker("unknown") is None
 
 
-@pytest.mark.skipif(not (SHARED / "release" / "references" / "librimix_test.csv").exists(),
-                    reason="the released data folder ../shared/data is not on this machine")
+@pytest.mark.skipif(shared_data_path("release", "references", "librimix_test.csv") is None,
+                    reason=missing_reason("release", "references", "librimix_test.csv"))
 def test_the_real_release_imports_consistently():
     refs = read_release_references(SHARED / "release" / "references" / "librimix_test.csv", "librimix")
     clips = set(refs["clip_id"])
@@ -147,7 +145,7 @@ def test_the_real_release_imports_consistently():
     assert len(gens) == 600 and gens["clip_id"].nunique() == 120 and set(gens["clip_id"]) <= set(panel)
 
 
-@pytest.mark.skipif(not (SHARED / "panel_sample").exists(), reason="the released data folder ../shared/data is not on this machine")
+@pytest.mark.skipif(shared_data_path("panel_sample") is None, reason=missing_reason("panel_sample"))
 def test_released_seed0_rescores_consistently(tmp_path):
     from acousticlaim.scoring.release import PAPER_SYSTEM_ORDER, panel_files_in
 

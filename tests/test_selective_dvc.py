@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from tests.selective_fixtures import constructed_corpus, constructed_tables
+from tests import pipeline_fixtures as fixtures
 
 ROOT = Path(__file__).resolve().parents[1]
 OUR_STAGES = ("calibrate", "decomposition", "report")
@@ -26,8 +27,6 @@ def test_only_the_calibrate_stage_reads_calib_and_only_report_reads_its_outputs(
 
 @pytest.mark.slow
 def test_exp_run_on_coverage_reruns_calibration_and_report_only(tmp_path):
-    pytest.importorskip("acousticlaim.corpus.manifest", reason="the decomposition stage resolves paths with the corpus module")
-    fixtures = pytest.importorskip("tests.pipeline_fixtures", reason="needs the foundation's project-copy fixture")
     repo = fixtures.project_copy(tmp_path / "project", {"calib": {"bootstrap": 50, "random_draws": 20},
                                                         "executor": {"kind": "local", "workers": 1}})
     # Keep our three stages; their inputs are planted as plain files (the upstream stages are tested elsewhere).

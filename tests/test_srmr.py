@@ -15,20 +15,16 @@ from acousticlaim.instruments.srmr import (
     srmr,
     srmr_details,
 )
+from tests.shared_data import missing_reason, require_shared_data, shared_data_path
 from tests.speech_files import golden_path
 
-GOLDEN_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "srmr_golden"
-if not GOLDEN_DIR.exists():  # worktrees live beside ../shared; a clone elsewhere points at it explicitly
-    import os
-
-    GOLDEN_DIR = Path(os.environ.get("ACOUSTICLAIM_SRMR_GOLDEN", "/work/shared/data/srmr_golden"))
+GOLDEN_DIR = shared_data_path("srmr_golden")
 
 
 def _golden_rows():
-    csv = GOLDEN_DIR / "srmr_golden.csv"
-    if not csv.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{csv} not found (set ACOUSTICLAIM_SRMR_GOLDEN)"))]
-    frame = pd.read_csv(csv)
+    if GOLDEN_DIR is None:
+        return [pytest.param(None, marks=pytest.mark.skip(reason=missing_reason("srmr_golden")))]
+    frame = pd.read_csv(GOLDEN_DIR / "srmr_golden.csv")
     return [pytest.param(r, id=f"{Path(r.file).name}-fast={r.fast}") for r in frame.itertuples(index=False)]
 
 
@@ -44,7 +40,7 @@ def test_matches_srmrpy(row):
 def test_in_folder_reverberant_files_are_all_present_and_fall_with_rt60():
     values = []
     for rt60 in ("0.3", "0.6", "0.9"):
-        x, fs = sf.read(GOLDEN_DIR / f"arctic_a0007_rt60_{rt60}.wav", dtype="float64")
+        x, fs = sf.read(require_shared_data("srmr_golden", f"arctic_a0007_rt60_{rt60}.wav"), dtype="float64")
         values.append(srmr(x, fs).value)
     assert values[0] > values[1] > values[2]
 
@@ -66,7 +62,7 @@ def test_gammatonegram_equals_the_gammatone_package():
 
 
 def test_scale_invariant_and_norm_mode_bounded():
-    x, fs = sf.read(GOLDEN_DIR / "arctic_a0007_rt60_0.3.wav", dtype="float64")
+    x, fs = sf.read(require_shared_data("srmr_golden", "arctic_a0007_rt60_0.3.wav"), dtype="float64")
     assert srmr(0.1 * x, fs).value == pytest.approx(srmr(x, fs).value, rel=1e-9)
     reading, avg, kstar = srmr_details(x, fs, SRMRParams(norm=True))
     assert reading.defined and 5 <= kstar <= 8 and avg.shape == (23, 8)
