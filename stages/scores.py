@@ -1,8 +1,8 @@
 """DVC stage `scores`: claims and references → cells, Tables 1 and 2, and the headline metrics.
 
 Reads the `scores:` group of params.yaml. Table 2 needs the references and the claims; Table 1 needs
-the reference system's predictions too (`data/predict/predictions.parquet`, issue 7) and, until they
-exist, says plainly that it is waiting for them. Speaker labels for the within-speaker ρ come from the
+the reference system's predictions too (`data/predict/predictions.parquet`, from the `predict` stage) and,
+when they are missing, says which stage to run. Speaker labels for the within-speaker ρ come from the
 corpus manifest when it is there.
 """
 
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.predictions.exists():
         predictions = check_predictions(pd.read_parquet(args.predictions), str(args.predictions))
     else:
-        print(f"Table 1 is waiting: {args.predictions} does not exist yet (the predict stage, issue 7).", file=sys.stderr)
+        print(f"Table 1 is not written: {args.predictions} does not exist (run `dvc repro predict`).", file=sys.stderr)
     speakers = speakers_from_manifest(args.manifest)
 
     results = score(claims, references, config, generations=generations, predictions=predictions, speakers=speakers)

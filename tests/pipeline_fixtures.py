@@ -18,7 +18,7 @@ TINY_PARAMS: dict[str, dict] = {
                "rt60_s": [0.2, 0.4]},
     "generations": {"systems": ["estimator", "constant"],
                     "sampling": {"seeds": [0, 1], "clips_per_seed": 3, "split": "test", "kinds": ["mixture", "clip"]}},
-    # The reference system (issue 7): one seed of a very small tiny system, a few steps.
+    # The reference system (SPEC §5): one seed of a very small tiny system, a few steps.
     "features": {"workers": 2},
     "train": {"seeds": [0], "threads": 2, "system": {"compressor_channels": 16, "adapter_heads": 2},
               "decoder": {"tiny": {"hidden_size": 32, "intermediate_size": 64, "num_attention_heads": 2,

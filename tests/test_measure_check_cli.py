@@ -1,6 +1,5 @@
 """`acousticlaim measure` and `acousticlaim check` on real speech."""
 
-import importlib.util
 import json
 import math
 from types import SimpleNamespace
@@ -77,8 +76,6 @@ def test_check_compares_each_claim_with_its_reading():
     assert math.isnan(checks["overlap_ratio"].error) and "stems" in checks["overlap_ratio"].note
 
 
-@pytest.mark.skipif(importlib.util.find_spec("acousticlaim.claims.parser") is None,
-                    reason="the claim parser (acousticlaim.claims.parser, issue 4) is not in this build yet")
 def test_check_command_with_the_real_parser():
     path = ARCTIC_MALE.require()
     result = runner.invoke(app, ["check", str(path), "The mean pitch is about 180 Hz and jitter 1.2%.", "--format", "json"])

@@ -89,7 +89,7 @@ def test_stage_says_table1_is_waiting_without_predictions(tmp_path, capsys):
     paths = write_inputs(tmp_path, with_predictions=False)
     run_stage(tmp_path, paths)
     assert "waiting" in (tmp_path / "reports" / "table1.md").read_text()
-    assert "waiting" in capsys.readouterr().err
+    assert "run `dvc repro predict`" in capsys.readouterr().err
     metrics = json.loads((tmp_path / "metrics" / "scores.json").read_text())
     assert metrics["table1"]["status"].startswith("waiting")
     assert (tmp_path / "reports" / "table2.md").exists()

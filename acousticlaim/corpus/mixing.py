@@ -12,7 +12,7 @@ that length. Levels:
 The mixture is ``s1 + s2 + noise`` and is not normalised; only if its peak would pass full scale is
 the whole mixture (stems included) scaled down together, which leaves the SNR and the ratio unchanged
 (the gain is recorded). In an RSA-Bench scene the interference is several environmental sources and the
-sum is clipped to [-1, 1] as in seed 002 (the clipped share is recorded).
+sum is clipped to [-1, 1] as in RSA-Bench (Zhang et al., arXiv:2601.10384) (the clipped share is recorded).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Noise: recordings from a directory, or generated noise; and RSA-Bench scenes (seed 002).
+"""Noise: recordings from a directory, or generated noise; and RSA-Bench scenes (Zhang et al., arXiv:2601.10384).
 
 Generated noise comes in five colours, each a pure function of a seed: ``white``; ``pink`` (1/f);
 ``brown`` (1/f²); ``hum`` (mains harmonics over a pink floor); ``babble`` (pink noise under a slow

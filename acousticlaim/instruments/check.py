@@ -1,6 +1,6 @@
 """`acousticlaim check`: each numeric claim in a text beside the instrument's reading of the file.
 
-The claims come from the project's one parser (``acousticlaim.claims.parser.parse``, issue 4); a
+The claims come from the project's one parser (``acousticlaim.claims.parser.parse``, SPEC §1); a
 claim carries at least ``.quantity`` (a registry key) and ``.value`` (in the canonical unit). The
 error is stated − measured, in the quantity's canonical unit; the relative error divides by the
 measured value. A claim is not compared when the reading is undefined (the reason is shown), or

@@ -1,4 +1,4 @@
-"""The F0 contour summary of the ``measure`` blueprint (TRACE, seed ``001``: pitch statistics and contour).
+"""The F0 contour summary of the ``measure`` blueprint (TRACE, "Hearing Between the Lines": pitch statistics and contour).
 
 Read on the Praat pitch track of :mod:`acousticlaim.instruments.praat` (To Pitch (ac), 75–500 Hz),
 voiced frames only: the voiced share of frames, median, 10th/90th percentiles, minimum and maximum

@@ -2,7 +2,7 @@
 
 Integrated loudness in LUFS (K-weighting, 400-ms blocks with 75 % overlap, absolute gate −70 LUFS
 and the relative gate −10 LU), and the momentary loudness of those blocks (every 100 ms) summarised
-as in TRACE's blueprint (seed ``001``): standard deviation, range and a coarse contour. Loudness is
+as in TRACE's blueprint ("Hearing Between the Lines"): standard deviation, range and a coarse contour. Loudness is
 not a scored quantity; "−23 LUFS" in a text is not a claim (``SPEC.md`` parser rules).
 """
 

@@ -5,8 +5,8 @@ reference is read on the channel the models hear): the SNR is the within-clip dy
 (90th over 10th percentile of 25-ms frame energy), F0 is read over all voiced frames (no overlap
 windows without stems), and the timing and voice quantities read the whole file. The overlap ratio
 needs the two talkers' stems and is reported undefined. Beside the readings go the integrated
-loudness (LUFS) and the F0 and loudness contour summaries — the kind of blueprint TRACE (seed
-``001``) hands an LLM judge.
+loudness (LUFS) and the F0 and loudness contour summaries — the kind of blueprint TRACE ("Hearing
+Between the Lines") hands an LLM judge.
 """
 
 from __future__ import annotations

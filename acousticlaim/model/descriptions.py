@@ -12,7 +12,7 @@ HNR) when the clip's labelled overlap exceeds 0.5. The decline sentence names no
 so the project's parser reads nothing from it.
 
 The sentences follow the wording of the panel's template and named-quantity rungs, which the project's
-parser is built to read (issue 4); two phrasings are used so the decoder learns prose rather than one
+parser is built to read (SPEC §1, what counts as a claim); two phrasings are used so the decoder learns prose rather than one
 fixed string.
 """
 

@@ -40,7 +40,7 @@ TABLE1_COLUMNS = (
 )
 WAITING = (
     "Table 1 is waiting for the reference system's predictions: `data/predict/predictions.parquet` "
-    "(the `predict` stage, issue 7) does not exist yet. It is written here as soon as that table exists."
+    "does not exist: run the `predict` stage (`dvc repro predict`), then the `scores` stage again."
 )
 
 
