@@ -1,16 +1,12 @@
 """DVC stage `calibrate`: withholding thresholds, risk at the cut, selectors and risk–coverage (`calib:` group)."""
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from acousticlaim.params import stage_params  # noqa: E402
-from acousticlaim.selective.withholding import calibrate_stage  # noqa: E402
+from acousticlaim.params import stage_params
+from acousticlaim.selective.withholding import calibrate_stage
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--predictions", default="data/predict/predictions.parquet")
     ap.add_argument("--references", default="data/references/references.parquet")
@@ -29,7 +25,8 @@ def main(argv: list[str] | None = None) -> None:
           f"risk down on {pooled.get('quantities_risk_down_every_split')} of {pooled.get('quantities')} quantities "
           f"on every split, {pooled.get('quantities_under_floor_kept')} under the nMAE floor on the kept clips "
           f"-> {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

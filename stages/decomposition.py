@@ -1,18 +1,15 @@
 """DVC stage `decomposition`: frame profiles and the identification diagnostic of Fig. 2 (`decomposition:` group)."""
 
 import argparse
-import sys
 from functools import partial
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from acousticlaim.corpus.manifest import resolve_path  # noqa: E402
-from acousticlaim.params import load_params  # noqa: E402
-from acousticlaim.selective.diagnostic import decomposition_stage  # noqa: E402
+from acousticlaim.corpus.manifest import resolve_path
+from acousticlaim.params import load_params
+from acousticlaim.selective.diagnostic import decomposition_stage
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--decomposition", default="data/predict/decomposition.parquet")
     ap.add_argument("--manifest", default="data/corpus/manifest.parquet")
@@ -32,7 +29,8 @@ def main(argv: list[str] | None = None) -> None:
     m = result.metrics
     print(f"decomposition: {m['mixtures']} mixtures, scored {', '.join(m['scored_quantities']) or 'none'}; "
           f"above chance {', '.join(m['above_chance']) or 'none'}; {m['profile_failures']} recorded failures -> {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -1,17 +1,13 @@
 """DVC stage `generations`: one panel system over the sampling design (`generations:` group of params.yaml)."""
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from acousticlaim.panel.heard_signal import measure_for_config  # noqa: E402
-from acousticlaim.panel.stage import run_stage  # noqa: E402
-from acousticlaim.params import stage_params  # noqa: E402
+from acousticlaim.panel.heard_signal import measure_for_config
+from acousticlaim.panel.stage import run_stage
+from acousticlaim.params import stage_params
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--system", required=True, help="a name under generations.panel")
     ap.add_argument("--corpus", default="data/corpus")
@@ -19,7 +15,7 @@ def main() -> None:
     ap.add_argument("--out", default="data/generations")
     ap.add_argument("--metrics", default="metrics/generations")
     ap.add_argument("--params", default="params.yaml")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     summary = run_stage(
         args.system, stage_params("generations", args.params), args.corpus, args.out,
         references=args.references, metrics_dir=args.metrics, default_measure=measure_for_config,
@@ -27,7 +23,8 @@ def main() -> None:
     m = summary.as_metrics()
     print(f"generations {args.system}: {m['n_generated']} generated, {m['n_already_done']} already done, "
           f"{m['n_failed']} failed, of {m['n_jobs']} -> {args.out}/{args.system}.jsonl")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -1,16 +1,12 @@
 """DVC stage `predict`: readout A (generations), readout B and its decomposition, the ridge (`predict:` group)."""
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from acousticlaim.model.run import run_prediction  # noqa: E402
-from acousticlaim.params import stage_params  # noqa: E402
+from acousticlaim.model.run import run_prediction
+from acousticlaim.params import stage_params
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--manifest", default="data/corpus/manifest.parquet")
     ap.add_argument("--features", default="data/features")
@@ -20,7 +16,7 @@ def main() -> None:
     ap.add_argument("--generations", default="data/generations/reference.jsonl")
     ap.add_argument("--metrics", default="metrics/predict.json")
     ap.add_argument("--params", default="params.yaml")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     params = stage_params("predict", args.params)
     seeds = stage_params("train", args.params).get("seeds", [])
     summary = run_prediction(
@@ -29,7 +25,8 @@ def main() -> None:
     )
     print(f"predict: {summary['n_clips']} clips x {len(summary['seeds'])} seeds, "
           f"{summary['n_generations']} generations -> {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -2,15 +2,12 @@
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from acousticlaim.report.selective_figures import selective_report  # noqa: E402
+from acousticlaim.report.selective_figures import selective_report
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--calibrate", default="data/calibrate")
     ap.add_argument("--decomposition", default="data/decomposition")
@@ -23,7 +20,8 @@ def main(argv: list[str] | None = None) -> None:
         json.loads(Path(args.calibrate_metrics).read_text()), json.loads(Path(args.decomposition_metrics).read_text()),
     )
     print(f"report: {len(written)} files -> {args.plots}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -17,27 +17,10 @@ import pandas as pd
 from acousticlaim.params import stage_params
 from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.pipeline import score, write_results
-from acousticlaim.scoring.pooling import CLAIM_COLUMNS, GENERATION_KEY, check_columns
+from acousticlaim.scoring.inputs import read_table, speakers_from_manifest
+from acousticlaim.scoring.pooling import CLAIM_COLUMNS, GENERATION_KEY
 from acousticlaim.scoring.references import read_references
 from acousticlaim.scoring.table1 import check_predictions
-
-
-def read_table(path: Path, required, what: str) -> pd.DataFrame:
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: {what} not found")
-    frame = pd.read_parquet(path)
-    check_columns(frame, required, str(path))
-    return frame
-
-
-def speakers_from_manifest(path: Path) -> dict[str, str] | None:
-    """clip id → target talker (``speaker_1``) from the corpus manifest; ``None`` when it is absent."""
-    if not path.exists():
-        return None
-    manifest = pd.read_parquet(path, columns=None)
-    check_columns(manifest, ("clip_id", "speaker_1"), str(path))
-    known = manifest.dropna(subset=["speaker_1"])
-    return dict(zip(known["clip_id"].astype(str), known["speaker_1"].astype(str)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,4 +57,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -2,17 +2,13 @@
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from acousticlaim.model.run import run_training  # noqa: E402
-from acousticlaim.params import stage_params  # noqa: E402
+from acousticlaim.model.run import run_training
+from acousticlaim.params import stage_params
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--manifest", default="data/corpus/manifest.parquet")
@@ -22,7 +18,7 @@ def main() -> None:
     ap.add_argument("--plots", required=True, help="folder for this seed's loss curve (losses.csv)")
     ap.add_argument("--metrics", required=True, help="JSON file for this seed's training figures")
     ap.add_argument("--params", default="params.yaml")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     params = stage_params("train", args.params)
     t0 = time.perf_counter()
     summary = run_training(
@@ -32,7 +28,8 @@ def main() -> None:
     )
     print(f"train seed {args.seed}: {summary['n_train_clips']} clips, {summary['epochs']} epochs, "
           f"{summary['seconds_per_epoch_mean']:.1f} s/epoch, {time.perf_counter() - t0:.0f} s in all -> {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
