@@ -19,14 +19,31 @@ the index of the job that raised it.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from acousticlaim.params import param, settings_from
+
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class ExecutorSettings:
+    """The ``executor:`` group of ``params.yaml``."""
+
+    kind: Literal["local", "dask"] = "local"
+    workers: int | None = param(None, ge=1)  # local pool processes; null: one per core of the machine
+    scheduler: str | None = None  # the dask scheduler address (tcp://host:8786) when kind is dask
+
+    def __post_init__(self) -> None:
+        if self.kind == "dask" and not self.scheduler:
+            raise ValueError("executor.kind is 'dask' but executor.scheduler (the scheduler address) is not set")
 
 
 def _progress(label: str) -> Progress:
@@ -61,15 +78,13 @@ def map_clips(
     """Apply ``fn`` to every job and return the results in job order."""
     jobs = list(jobs)
     cfg = dict(executor or {})
-    kind = cfg.get("kind", "local")
-    if kind == "local":
-        return _map_local(fn, jobs, local_workers(cfg), label)
-    if kind == "dask":
-        scheduler = cfg.get("scheduler")
-        if not scheduler:
-            raise ValueError("executor.kind is 'dask' but executor.scheduler (the scheduler address) is not set")
-        return _map_dask(fn, jobs, scheduler, label)
-    raise ValueError(f"unknown executor kind {kind!r}; use 'local' or 'dask'")
+    scheduler = cfg.get("scheduler")
+    if scheduler is not None and not isinstance(scheduler, str):  # a live distributed.Client in place of an address
+        cfg["scheduler"] = "client"
+    settings = settings_from(ExecutorSettings, cfg, "executor")
+    if settings.kind == "local":
+        return _map_local(fn, jobs, local_workers(dataclasses.asdict(settings)), label)
+    return _map_dask(fn, jobs, scheduler, label)
 
 
 def _map_local(fn: Callable[[T], R], jobs: list[T], workers: int, label: str) -> list[R]:

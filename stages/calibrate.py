@@ -2,7 +2,7 @@
 
 import argparse
 
-from acousticlaim.params import stage_params
+from acousticlaim.params import load_group
 from acousticlaim.selective.withholding import calibrate_stage
 
 
@@ -16,8 +16,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--metrics", default="metrics/calibrate.json")
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
+    config = load_group("calib", args.params)
     result = calibrate_stage(args.predictions, args.references, args.manifest, args.features, args.out,
-                             args.metrics, stage_params("calib", args.params))
+                             args.metrics, config)
     m = result.metrics
     pooled = m.get("pooled", {})
     print(f"calibrate: coverage target {m['coverage_target']}, pooled withholding "

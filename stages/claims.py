@@ -16,7 +16,7 @@ from pathlib import Path
 from acousticlaim.claims.extract import claims_metrics, extract_claims, read_generations
 from acousticlaim.failures import write_failures
 from acousticlaim.io import write_json, write_parquet
-from acousticlaim.params import stage_params
+from acousticlaim.params import load_group
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,8 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--metrics", type=Path, default=Path("metrics/claims.json"))
     ap.add_argument("--params", type=Path, default=Path("params.yaml"))
     a = ap.parse_args(argv)
-    params = stage_params("claims", a.params)
-    threads = params.get("threads") or None
+    threads = load_group("claims", a.params).threads or None  # 0: all cores
 
     frame, failures = read_generations(a.generations)
     tables = extract_claims(frame, threads=threads)

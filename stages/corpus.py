@@ -1,9 +1,10 @@
 """DVC stage `corpus`: build the corpus configured in params.yaml (`corpus:` and `executor:` groups)."""
 
 import argparse
+from dataclasses import asdict
 
 from acousticlaim.corpus.build import build_corpus
-from acousticlaim.params import load_params
+from acousticlaim.params import load_group
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -11,8 +12,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="data/corpus")
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
-    params = load_params(args.params)
-    result = build_corpus(params["corpus"], args.out, executor=params.get("executor"))
+    corpus, executor = load_group("corpus", args.params), load_group("executor", args.params)
+    result = build_corpus(corpus, args.out, executor=asdict(executor))
     print(f"corpus: {result.n_clips} clips, {result.n_failures} recorded failures -> {result.out}")
     return 0
 

@@ -1,11 +1,13 @@
 """DVC stage `decomposition`: frame profiles and the identification diagnostic of Fig. 2 (`decomposition:` group)."""
 
 import argparse
+from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 
 from acousticlaim.corpus.manifest import resolve_path
-from acousticlaim.params import load_params
+from acousticlaim.instruments.settings import overlap_settings
+from acousticlaim.params import load_group
 from acousticlaim.selective.diagnostic import decomposition_stage
 
 
@@ -17,15 +19,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--metrics", default="metrics/decomposition.json")
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
-    params = load_params(args.params)
-    if "decomposition" not in params:
-        raise KeyError(f"{args.params}: no 'decomposition:' group")
-    resolve = partial(resolve_path, Path(args.manifest).parent)
+    config = load_group("decomposition", args.params)
+    executor = load_group("executor", args.params)
     # the F0 profile drops the overlap windows the references stage's Masked F0 dropped: its settings
-    references = params.get("references") or {}
-    overlap = {k: references[k] for k in ("min_overlap_s", "vad", "torch_threads") if k in references}
+    overlap = overlap_settings(load_group("references", args.params))
+    resolve = partial(resolve_path, Path(args.manifest).parent)
     result = decomposition_stage(args.decomposition, args.manifest, args.out, args.metrics,
-                                 params["decomposition"] or {}, resolve, params.get("executor"), overlap)
+                                 config, resolve, asdict(executor), overlap)
     m = result.metrics
     print(f"decomposition: {m['mixtures']} mixtures, scored {', '.join(m['scored_quantities']) or 'none'}; "
           f"above chance {', '.join(m['above_chance']) or 'none'}; {m['profile_failures']} recorded failures -> {args.out}")

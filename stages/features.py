@@ -1,9 +1,10 @@
 """DVC stage `features`: the frozen encoder's frames for every clip, cached per clip (`features:` group)."""
 
 import argparse
+from dataclasses import asdict
 
 from acousticlaim.model.features import extract_features
-from acousticlaim.params import load_params
+from acousticlaim.params import load_group
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -12,8 +13,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="data/features")
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
-    params = load_params(args.params)
-    index, failures = extract_features(args.manifest, args.out, params.get("features") or {}, params.get("executor"))
+    settings, executor = load_group("features", args.params), load_group("executor", args.params)
+    index, failures = extract_features(args.manifest, args.out, asdict(settings), asdict(executor))
     print(f"features: {len(index)} clips encoded, {len(failures)} recorded failures -> {args.out}")
     return 0
 

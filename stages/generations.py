@@ -4,7 +4,7 @@ import argparse
 
 from acousticlaim.panel.heard_signal import measure_for_config
 from acousticlaim.panel.stage import run_stage
-from acousticlaim.params import stage_params
+from acousticlaim.params import load_group
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
     summary = run_stage(
-        args.system, stage_params("generations", args.params), args.corpus, args.out,
+        args.system, load_group("generations", args.params), args.corpus, args.out,
         references=args.references, metrics_dir=args.metrics, default_measure=measure_for_config,
     )
     m = summary.as_metrics()

@@ -1,9 +1,10 @@
 """DVC stage `predict`: readout A (generations), readout B and its decomposition, the ridge (`predict:` group)."""
 
 import argparse
+from dataclasses import asdict
 
 from acousticlaim.model.run import run_prediction
-from acousticlaim.params import stage_params
+from acousticlaim.params import load_group
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,8 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--metrics", default="metrics/predict.json")
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
-    params = stage_params("predict", args.params)
-    seeds = stage_params("train", args.params).get("seeds", [])
+    params = asdict(load_group("predict", args.params))
+    seeds = list(load_group("train", args.params).seeds)
     summary = run_prediction(
         params, seeds, manifest=args.manifest, features=args.features, references=args.references,
         checkpoints=args.checkpoints, out=args.out, generations=args.generations, metrics=args.metrics,

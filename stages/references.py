@@ -1,10 +1,11 @@
 """DVC stage `references`: every instrument reading of every corpus clip (`references:` and `executor:` groups)."""
 
 import argparse
+from dataclasses import asdict
 
 from acousticlaim.instruments.references import build_references
 from acousticlaim.io import write_csv, write_json
-from acousticlaim.params import load_params
+from acousticlaim.params import load_group
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,8 +16,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plot", default="plots/references/overlap_agreement.csv")
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
-    params = load_params(args.params)
-    result = build_references(args.corpus, args.out, params.get("references") or {}, executor=params.get("executor"))
+    settings, executor = load_group("references", args.params), load_group("executor", args.params)
+    result = build_references(args.corpus, args.out, asdict(settings), executor=asdict(executor))
     write_json(args.metrics, result.summary)
     write_csv(args.plot, result.overlap[["clip_id", "manifest_overlap_fraction", "vad_overlap_fraction"]])
     s = result.summary

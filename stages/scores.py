@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from acousticlaim.params import stage_params
-from acousticlaim.scoring.config import ScoringConfig
+from acousticlaim.params import load_group
 from acousticlaim.scoring.pipeline import score, write_results
 from acousticlaim.scoring.inputs import read_table, speakers_from_manifest
 from acousticlaim.scoring.pooling import CLAIM_COLUMNS, GENERATION_KEY
@@ -36,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--params", type=Path, default=Path("params.yaml"))
     args = ap.parse_args(argv)
 
-    config = ScoringConfig.from_params(stage_params("scores", args.params))
+    config = load_group("scores", args.params)
     references = read_references(args.references)
     claims = read_table(args.claims, CLAIM_COLUMNS, "claims table (run the claims stage first)")
     generations = read_table(args.generations, GENERATION_KEY, "generations table of the claims stage")

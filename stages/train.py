@@ -1,11 +1,12 @@
 """DVC stage `train` (one per training seed): the reference system and the matched ridge (`train:` group)."""
 
 import argparse
+from dataclasses import asdict
 import os
 import time
 
 from acousticlaim.model.run import run_training
-from acousticlaim.params import stage_params
+from acousticlaim.params import load_group
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--metrics", required=True, help="JSON file for this seed's training figures")
     ap.add_argument("--params", default="params.yaml")
     args = ap.parse_args(argv)
-    params = stage_params("train", args.params)
+    params = asdict(load_group("train", args.params))
     t0 = time.perf_counter()
     summary = run_training(
         params, args.seed, manifest=args.manifest, features=args.features, references=args.references,

@@ -135,7 +135,7 @@ def test_ami_clips_cut_from_recordings(tmp_path):
 
 
 def test_unknown_source_is_a_clear_error(tmp_path):
-    with pytest.raises(ValueError, match="corpus.source 'timit'"):
+    with pytest.raises(ValueError, match="corpus.source: 'timit' is not allowed; expected one of: synthetic, librispeech"):
         build_corpus(tiny_corpus_params(source="timit"), tmp_path)
 
 

@@ -30,12 +30,13 @@ from acousticlaim.corpus.manifest import mixture_id_of, twin_id, write_manifest
 from acousticlaim.corpus.mixing import mix_sources, overlap_fraction
 from acousticlaim.corpus.noise import NOISE_KINDS, noise_files, noise_source, scene_interference
 from acousticlaim.corpus.rooms import load_rir, recorded_rirs, room_specs, simulate_room
+from acousticlaim.corpus.settings import CorpusSettings
 from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_talker
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
+from acousticlaim.params import settings_from
 
-SOURCES = ("synthetic", "librispeech", "libri2mix", "ami")
 SPLITS = ("train", "test")
 STAGE = "corpus"
 
@@ -80,7 +81,7 @@ def _room_and_noise(cfg: dict, rng: np.random.Generator, rooms: dict[str, list[d
 def plan_synthetic(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list[dict]:
     jobs = []
     counts = {"train": int(cfg["n_train"]), "test": int(cfg["n_test"])}
-    n_speakers = {"train": int(cfg.get("n_speakers_train", 40)), "test": int(cfg.get("n_speakers_test", 20))}
+    n_speakers = {"train": int(cfg["n_speakers_train"]), "test": int(cfg["n_speakers_test"])}
     base_id = {"train": 80000, "test": 90000}  # speaker ids disjoint between splits and from LibriSpeech
     for split in SPLITS:
         rng = np.random.default_rng([int(cfg["seed"]), SPLITS.index(split)])
@@ -147,7 +148,7 @@ def plan_librispeech(cfg: dict, rooms: dict, noises: list[str], out: Path) -> li
 
 def plan_libri2mix(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list[dict]:
     meta_cfg = cfg["libri2mix_metadata"]
-    by_split = meta_cfg if isinstance(meta_cfg, dict) else {cfg.get("libri2mix_split", "test"): meta_cfg}
+    by_split = meta_cfg if isinstance(meta_cfg, dict) else {cfg["libri2mix_split"]: meta_cfg}
     jobs = []
     for split, csv in by_split.items():
         if split not in SPLITS:
@@ -171,7 +172,7 @@ def plan_libri2mix(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
 
 
 def plan_ami(cfg: dict, out: Path) -> list[dict]:
-    clips = ami_source.plan_ami_clips(cfg["ami_dir"], float(cfg.get("ami_clip_s", 10.0)))
+    clips = ami_source.plan_ami_clips(cfg["ami_dir"], float(cfg["ami_clip_s"]))
     n = _limit(cfg.get("n_test"))
     clips = clips if n is None else clips[:n]
     return [{"source": "ami", "split": "test", "out": str(out), **asdict(c)} for c in clips]
@@ -289,11 +290,10 @@ def room_bank(cfg: dict, out: Path, executor: dict | None) -> list[dict]:
     return rows
 
 
-def build_corpus(cfg: dict, out: str | Path, executor: dict | None = None) -> BuildResult:
-    """Build the corpus described by the ``corpus:`` parameter group into ``out``."""
-    source = cfg.get("source", "synthetic")
-    if source not in SOURCES:
-        raise ValueError(f"corpus.source {source!r}: use one of {', '.join(SOURCES)}")
+def build_corpus(cfg: dict | CorpusSettings, out: str | Path, executor: dict | None = None) -> BuildResult:
+    """Build the corpus described by the ``corpus:`` parameter group into ``out`` (checked first, defaults filled)."""
+    cfg = asdict(settings_from(CorpusSettings, cfg, "corpus"))
+    source = cfg["source"]
     out = Path(out)
     for sub in ("audio", "stems", "rirs"):  # a rebuild never mixes old and new clips
         shutil.rmtree(out / sub, ignore_errors=True)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -49,25 +49,22 @@ from acousticlaim.audio import AudioError, load_audio
 from acousticlaim.corpus.manifest import read_manifest, resolve_path
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
-from acousticlaim.instruments.overlap import DEFAULT_VAD, MIN_OVERLAP_S, overlap_windows
+from acousticlaim.instruments.overlap import overlap_windows
 from acousticlaim.instruments.praat import PraatAnalysis, VoiceReadings, read_f0, read_voice
 from acousticlaim.instruments.reading import Reading
+from acousticlaim.instruments.settings import ReferencesSettings
 from acousticlaim.instruments.snr import dynamic_range_snr, mixing_snr
 from acousticlaim.instruments.srmr import srmr
 from acousticlaim.instruments.timing import TimingReadings, read_timing
 from acousticlaim.io import write_json, write_parquet
+from acousticlaim.params import settings_from
 from acousticlaim.quantities import ALL_KEYS, SPLIT_HALF_KEYS, Corpus, get
 
 STAGE = "references"
 REFERENCE_COLUMNS = ["clip_id", "quantity", "value", "defined", "reason", "tier", "signal", "half1", "half2"]
 OVERLAP_COLUMNS = ["clip_id", "split", "manifest_overlap_fraction", "vad_overlap_fraction", "n_windows", "overlap_windows"]
 
-DEFAULT_PARAMS: dict[str, Any] = {
-    "srmr_fast": True,
-    "min_overlap_s": MIN_OVERLAP_S,
-    "vad": dict(DEFAULT_VAD),
-    "torch_threads": 1,
-}
+DEFAULT_PARAMS: dict[str, Any] = asdict(ReferencesSettings())
 
 
 # ------------------------------------------------------------------------------------------- rows
@@ -386,6 +383,7 @@ def build_references(corpus_dir: str | Path, out_dir: str | Path, params: dict |
                      executor: dict | None = None) -> ReferencesResult:
     """The `references` stage: read ``corpus_dir``'s manifest, write the tables under ``out_dir``."""
     corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
+    params = asdict(settings_from(ReferencesSettings, params, "references"))
     manifest = read_manifest(corpus_dir)
     result = compute_references(manifest, corpus_dir, params, executor)
     write_parquet(out_dir / "references.parquet", result.references)

@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from acousticlaim.model.descriptions import SLOT_TOKENS
-from acousticlaim.params import reject_unknown_keys
+from acousticlaim.params import param, settings_from
 
 PAD_TOKEN = "<|pad|>"
 EOS_TOKEN = "<|endoftext|>"
@@ -54,22 +54,18 @@ class DecoderSpec:
     tokenizer: str | None = None  # tokenizer folder or hub id; None = the checkpoint's, or built offline (tiny)
     dtype: str = "float32"  # bfloat16 for the full size on a GPU
     tiny: dict[str, Any] = field(default_factory=dict)
-    vocab_size: int = 1000  # BPE vocabulary cap of the tiny tokenizer (merges stop when the corpus runs out)
-    lora_r: int = 16
-    lora_alpha: int = 32
-    lora_dropout: float = 0.0
+    vocab_size: int = param(1000, ge=1)  # BPE vocabulary cap of the tiny tokenizer (merges stop when the corpus runs out)
+    lora_r: int = param(16, ge=1)
+    lora_alpha: int = param(32, ge=1)
+    lora_dropout: float = param(0.0, ge=0, lt=1)
     lora_targets: tuple[str, ...] = tuple(LORA_TARGETS)
-    pretrain_steps: int = 100  # tiny only: text-only steps that stand in for pretraining
-    pretrain_lr: float = 3e-3
-    pretrain_batch_size: int = 16
+    pretrain_steps: int = param(100, ge=0)  # tiny only: text-only steps that stand in for pretraining
+    pretrain_lr: float = param(3e-3, gt=0)
+    pretrain_batch_size: int = param(16, ge=1)
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> "DecoderSpec":
-        reject_unknown_keys("train.decoder", params, cls)
-        p = dict(params)
-        if "lora_targets" in p:
-            p["lora_targets"] = tuple(p["lora_targets"])
-        return cls(**p)
+        return settings_from(cls, params, "train.decoder")
 
     @property
     def is_tiny(self) -> bool:

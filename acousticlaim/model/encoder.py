@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from acousticlaim.params import reject_unknown_keys
+from acousticlaim.params import param, settings_from
 
 SAMPLE_RATE = 16_000
 FRAME_HOP = 320  # samples per encoder frame (20 ms), for both kinds
@@ -50,26 +50,22 @@ TINY_WAVLM_DEFAULTS: dict[str, Any] = {
 class EncoderSpec:
     """What the ``features.encoder`` group of ``params.yaml`` says."""
 
-    kind: str = "logmel"  # wavlm | logmel
+    kind: str = param("logmel", choices=("wavlm", "logmel"))
     checkpoint: str | None = None  # WavLM local folder or hub id; None builds the tiny random WavLM
-    layer: int = 7
+    layer: int = param(7, ge=0)
     seed: int = 0
     tiny: dict[str, Any] = field(default_factory=dict)  # overrides of TINY_WAVLM_DEFAULTS
-    n_mels: int = 80
-    n_fft: int = 1024
-    win_length: int = 800
-    f_min: float = 40.0
-    f_max: float = 8000.0
+    n_mels: int = param(80, ge=1)
+    n_fft: int = param(1024, ge=16)
+    win_length: int = param(800, ge=16)
+    f_min: float = param(40.0, ge=0)
+    f_max: float = param(8000.0, gt=0, le=8000)
     device: str = "cpu"
     dtype: str = "float32"
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> "EncoderSpec":
-        reject_unknown_keys("features.encoder", params, cls)
-        spec = cls(**params)
-        if spec.kind not in ("wavlm", "logmel"):
-            raise ValueError(f"features.encoder.kind must be 'wavlm' or 'logmel', got {spec.kind!r}")
-        return spec
+        return settings_from(cls, params, "features.encoder")
 
     def fingerprint(self) -> str:
         """A short hash of everything that changes the features (stored with each cached clip)."""

@@ -15,7 +15,7 @@ encoded.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import atomic_path, write_json, write_parquet
 from acousticlaim.model.batching import pooled_features
 from acousticlaim.model.encoder import FRAME_RATE_HZ, EncoderSpec, build_encoder
+from acousticlaim.params import param, settings_from
 
 STAGE = "features"
 INDEX_COLUMNS = ["clip_id", "path", "n_frames", "dim", "fingerprint"]
@@ -46,6 +47,15 @@ def cached_fingerprint(path: Path) -> str | None:
             return (f.metadata() or {}).get("fingerprint")
     except Exception:
         return None
+
+
+@dataclass(frozen=True)
+class FeaturesSettings:
+    """The ``features:`` group of ``params.yaml``."""
+
+    encoder: EncoderSpec = field(default_factory=EncoderSpec)
+    max_duration_s: float | None = param(10.0, gt=0)  # clips truncated to this before encoding (null: whole)
+    workers: int | None = param(None, ge=1)  # processes (null: executor.workers); 1 for an encoder on a GPU
 
 
 def read_clip_features(path: str | Path) -> np.ndarray:
@@ -106,10 +116,11 @@ def extract_features(
     manifest_path = Path(manifest_path)
     manifest = read_manifest(manifest_path)
     manifest_dir = manifest_path if manifest_path.is_dir() else manifest_path.parent
-    spec = EncoderSpec.from_params(dict(params.get("encoder") or {}))
+    params = asdict(settings_from(FeaturesSettings, params, "features"))
+    spec = EncoderSpec.from_params(params["encoder"])
     executor = dict(executor or {})
-    if params.get("workers") is not None:
-        executor["workers"] = int(params["workers"])
+    if params["workers"] is not None:
+        executor["workers"] = params["workers"]
     workers = local_workers(executor)
     (out / "clips").mkdir(parents=True, exist_ok=True)
     failures: list[Failure] = []
@@ -125,7 +136,7 @@ def extract_features(
             continue
         jobs.append({
             "clip_id": clip_id, "audio_path": str(audio), "out_path": str(out / "clips" / f"{clip_id}.safetensors"),
-            "spec": params.get("encoder") or {}, "max_duration_s": params.get("max_duration_s"),
+            "spec": params["encoder"], "max_duration_s": params["max_duration_s"],
             "threads": 1 if workers > 1 else None,
         })
     results = map_clips(encode_clip, jobs, executor=executor, label="features")

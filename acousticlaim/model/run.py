@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -26,9 +27,11 @@ from acousticlaim.model.data import build_clip_table, read_reference_labels
 from acousticlaim.model.decoder import DecoderSpec
 from acousticlaim.model.evaluate import decline_rates, nmae_by_quantity
 from acousticlaim.model.predict import predict_clips
-from acousticlaim.model.ridge import DEFAULT_ALPHAS, RidgeProbe, fit_ridge_probe
+from acousticlaim.model.ridge import RidgeProbe, fit_ridge_probe
+from acousticlaim.model.settings import PredictSettings, TrainSettings
 from acousticlaim.model.system import SystemSpec
 from acousticlaim.model.train import TrainSpec, train_reference_system
+from acousticlaim.params import settings_from
 from acousticlaim.quantities import SCORED_KEYS
 
 SYSTEM_REFERENCE = "reference"
@@ -65,20 +68,20 @@ def run_training(
     out: str | Path, plots: str | Path, metrics: str | Path, progress: bool = True,
 ) -> dict[str, Any]:
     """Train seed ``seed`` of the reference system and its matched ridge (the ``train`` group of params)."""
-    if params.get("threads"):
+    params = asdict(settings_from(TrainSettings, params, "train"))
+    if params["threads"]:
         torch.set_num_threads(int(params["threads"]))
     out, plots = Path(out), Path(plots)
     table, failures = build_clip_table(
-        manifest, features, references, splits=["train"], corpora=params.get("corpora") or ["librimix"], stage="train"
+        manifest, features, references, splits=["train"], corpora=list(params["corpora"]), stage="train"
     )
     if table.empty:
         raise ValueError(f"no training clips: every clip of the train split failed (see {out / 'failures.parquet'})")
-    table = _subsample(table, params.get("max_clips"))
+    table = _subsample(table, params["max_clips"])
     system_spec = SystemSpec(
-        encoder_dim=feature_dim(table), **(params.get("system") or {}),
-        decoder=DecoderSpec.from_params(params.get("decoder") or {}),
+        encoder_dim=feature_dim(table), **params["system"], decoder=DecoderSpec.from_params(params["decoder"]),
     )
-    train_spec = TrainSpec.from_params(params.get("optim") or {})
+    train_spec = TrainSpec.from_params(params["optim"])
     n_steps = train_spec.epochs * int(np.ceil(len(table) / train_spec.batch_size))
     t0 = time.perf_counter()
     with _progress(progress) as bar:
@@ -105,11 +108,11 @@ def run_training(
     write_csv(out / "pretrain_losses.csv", pd.DataFrame({"step": range(len(result.pretrain_losses)), "lm_loss": result.pretrain_losses}))
     write_csv(plots / "losses.csv", result.history)
 
-    ridge_params = params.get("ridge") or {}
+    ridge_params = params["ridge"]
     t1 = time.perf_counter()
     probe = fit_ridge_probe(
         pooled_matrix(table), label_matrix(table), table["group"].to_numpy(),
-        alphas=ridge_params.get("alphas") or DEFAULT_ALPHAS, n_folds=int(ridge_params.get("folds", 5)), seed=seed,
+        alphas=list(ridge_params["alphas"]), n_folds=ridge_params["folds"], seed=seed,
     )
     probe.save(out / "ridge")
     ridge_seconds = time.perf_counter() - t1
@@ -147,7 +150,8 @@ def run_prediction(
     metrics: str | Path,
 ) -> dict[str, Any]:
     """Readouts A and B of every seed, and the ridge, on every clip; held-out figures on the test split."""
-    if params.get("threads"):
+    params = asdict(settings_from(PredictSettings, params, "predict"))
+    if params["threads"]:
         torch.set_num_threads(int(params["threads"]))
     out = Path(out)
     if not seeds:
@@ -156,8 +160,8 @@ def run_prediction(
     if table.empty:
         raise ValueError("no clip has cached features: nothing to predict")
     pooled = pooled_matrix(table)
-    gen_splits = set(params.get("generate_splits") or ["test"])
-    dec_splits = set(params.get("decomposition_splits") or ["test"])
+    gen_splits = set(params["generate_splits"])
+    dec_splits = set(params["decomposition_splits"])
     generate = table["split"].isin(gen_splits).to_numpy()
     decompose = table["split"].isin(dec_splits).to_numpy()
     meta = table[["clip_id", "split", "kind", "corpus"]]
@@ -167,10 +171,10 @@ def run_prediction(
         task = bar.add_task("predict", total=len(seeds), info="")
         for seed in seeds:
             folder = Path(checkpoints) / f"seed_{seed}"
-            system, _ = load_system(folder, device=str(params.get("device", "cpu")))
+            system, _ = load_system(folder, device=params["device"])
             readouts = predict_clips(
-                system, table, batch_size=int(params.get("batch_size", 32)), decompose=decompose,
-                generate=generate, max_new_tokens=int(params.get("max_new_tokens", 160)),
+                system, table, batch_size=params["batch_size"], decompose=decompose,
+                generate=generate, max_new_tokens=params["max_new_tokens"],
             )
             pred = readouts.predictions.merge(meta, on="clip_id", how="left")
             pred.insert(0, "train_seed", seed)
@@ -196,8 +200,8 @@ def run_prediction(
             for g in readouts.generations:
                 records.append({
                     "system": SYSTEM_REFERENCE, "corpus": by_id.loc[g["clip_id"], "corpus"], "clip_id": g["clip_id"],
-                    "rung": params.get("rung", "P2_named"), "seed": int(seed), "train_seed": int(seed),
-                    "text": g["text"], "prompt_version": params.get("prompt_version", "reference-v1"),
+                    "rung": params["rung"], "seed": int(seed), "train_seed": int(seed),
+                    "text": g["text"], "prompt_version": params["prompt_version"],
                     "n_tokens": int(g["n_tokens"]), "truncated": bool(g["truncated"]), "seconds": float(g["seconds"]),
                     "split": by_id.loc[g["clip_id"], "split"], "kind": by_id.loc[g["clip_id"], "kind"],
                 })

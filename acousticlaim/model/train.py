@@ -40,7 +40,7 @@ from acousticlaim.model.decoder import (
 from acousticlaim.model.descriptions import N_PHRASINGS, describe, tokenizer_corpus
 from acousticlaim.model.head import Dispersion
 from acousticlaim.model.system import ReferenceSystem, SystemSpec
-from acousticlaim.params import reject_unknown_keys
+from acousticlaim.params import param, settings_from
 from acousticlaim.quantities import SCORED_KEYS
 
 
@@ -48,21 +48,20 @@ from acousticlaim.quantities import SCORED_KEYS
 class TrainSpec:
     """The optimisation settings of the ``train`` group."""
 
-    epochs: int = 30
-    batch_size: int = 16
-    lr: float = 2e-3
-    weight_decay: float = 0.01
-    lm_weight: float = 1.0
-    lm_clips_per_step: int | None = None  # the LM loss on this many clips of each batch (None = all)
-    beta: float = 0.5  # β-NLL re-weighting of the error term (see acousticlaim.model.head)
-    grad_clip: float = 1.0
-    warmup_steps: int = 20
+    epochs: int = param(30, ge=1)
+    batch_size: int = param(16, ge=1)
+    lr: float = param(2e-3, gt=0)
+    weight_decay: float = param(0.01, ge=0)
+    lm_weight: float = param(1.0, ge=0)
+    lm_clips_per_step: int | None = param(None, ge=1)  # the LM loss on this many clips of each batch (None = all)
+    beta: float = param(0.5, ge=0, le=1)  # β-NLL re-weighting of the error term (see acousticlaim.model.head)
+    grad_clip: float = param(1.0, gt=0)
+    warmup_steps: int = param(20, ge=0)
     device: str = "cpu"
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> "TrainSpec":
-        reject_unknown_keys("train.optim", params, cls)
-        return cls(**params)
+        return settings_from(cls, params, "train.optim")
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The sampling design of the panel (seed ``000_…``, §External panel).
+"""The sampling design of the panel (the project's paper, §External panel).
 
 Each of the sampling seeds (eight by default) draws its own sample of ``clips_per_seed`` clips
 (120 by default) from the eligible clips of each corpus: the ``test`` split, kinds ``mixture``
@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.claims.prompts import Rung, select_rungs
+from acousticlaim.params import param, settings_from
 
 DEFAULT_SEEDS: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
 DEFAULT_CLIPS_PER_SEED = 120
@@ -30,10 +31,10 @@ DEFAULT_CLIPS_PER_SEED = 120
 
 @dataclass(frozen=True)
 class SamplingDesign:
-    seeds: tuple[int, ...] = DEFAULT_SEEDS
-    clips_per_seed: int = DEFAULT_CLIPS_PER_SEED
-    split: str = "test"
-    kinds: tuple[str, ...] = ("mixture", "clip")
+    seeds: tuple[int, ...] = param(DEFAULT_SEEDS, ge=0)
+    clips_per_seed: int = param(DEFAULT_CLIPS_PER_SEED, ge=1)
+    split: str = param("test", choices=("train", "test"))
+    kinds: tuple[str, ...] = param(("mixture", "clip"), choices=("mixture", "twin", "clip"))
 
     def __post_init__(self) -> None:
         if not self.seeds:
@@ -46,13 +47,9 @@ class SamplingDesign:
             raise ValueError(f"clips_per_seed must be at least 1, got {self.clips_per_seed}")
 
     @classmethod
-    def from_params(cls, p: Mapping[str, Any]) -> "SamplingDesign":
-        return cls(
-            seeds=tuple(int(s) for s in p.get("seeds", DEFAULT_SEEDS)),
-            clips_per_seed=int(p.get("clips_per_seed", DEFAULT_CLIPS_PER_SEED)),
-            split=str(p.get("split", "test")),
-            kinds=tuple(p.get("kinds", ("mixture", "clip"))),
-        )
+    def from_params(cls, p: Mapping[str, Any] | None) -> "SamplingDesign":
+        """The ``generations.sampling`` group, checked (:func:`acousticlaim.params.settings_from`)."""
+        return settings_from(cls, p, "generations.sampling")
 
 
 @dataclass(frozen=True)

@@ -25,14 +25,16 @@ from acousticlaim.failures import write_failures
 from acousticlaim.io import write_json
 from acousticlaim.panel.local_systems import MeasureFn
 from acousticlaim.panel.runner import RunSummary, manifest_audio_loader, run_generations
-from acousticlaim.panel.sampling import SamplingDesign, generation_jobs
+from acousticlaim.panel.sampling import generation_jobs
+from acousticlaim.panel.settings import GenerationsSettings
 from acousticlaim.panel.systems import build_system, check_system_name, config_sha, model_id
 from acousticlaim.instruments.reference_table import read_references
+from acousticlaim.params import settings_from
 
 
 
-def system_config(params: Mapping[str, Any], system: str) -> dict[str, Any]:
-    panel = params.get("panel") or {}
+def system_config(panel: Mapping[str, Any], system: str) -> dict[str, Any]:
+    """``system``'s entry under ``generations.panel``."""
     if system not in panel:
         raise KeyError(f"generations.panel has no entry {system!r}; configured: {', '.join(panel) or 'none'}")
     return dict(panel[system])
@@ -50,16 +52,16 @@ def run_stage(
     default_measure: Callable[[Mapping[str, Any]], MeasureFn] | None = None,
 ) -> RunSummary:
     """Generate ``system``'s answers for the whole design into ``out_dir``; returns the run summary."""
+    settings = settings_from(GenerationsSettings, params, "generations")
     check_system_name(system)
-    cfg = system_config(params, system)
+    cfg = system_config(settings.panel, system)
     manifest = read_manifest(corpus_dir)
     manifest_dir = Path(corpus_dir) if Path(corpus_dir).is_dir() else Path(corpus_dir).parent
-    design = SamplingDesign.from_params(params.get("sampling") or {})
-    jobs = generation_jobs(manifest, design, params.get("rungs"))
+    jobs = generation_jobs(manifest, settings.sampling, settings.rungs)
     refs = read_references(references) if cfg.get("kind") == "constant" else None
     sysobj = build_system(system, cfg, measure=measure, references=refs, manifest=manifest,
                           default_measure=default_measure)
-    loader = manifest_audio_loader(manifest, manifest_dir, float(params.get("max_duration_s", 10.0)))
+    loader = manifest_audio_loader(manifest, manifest_dir, settings.max_duration_s)
     out = Path(out_dir)
     summary, failures = run_generations(
         sysobj, jobs, out / f"{system}.jsonl", loader, config_sha=config_sha(cfg), model=model_id(cfg)

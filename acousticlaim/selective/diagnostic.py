@@ -20,7 +20,7 @@ import pandas as pd
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
-from acousticlaim.params import reject_unknown_keys
+from acousticlaim.params import param, settings_from
 from acousticlaim.quantities import SCORED_KEYS
 from acousticlaim.selective.decomposition import even_split_multiples, identification, ramp_dropped
 from acousticlaim.selective.frame_profiles import PROFILE_OF, STAGE, ProfileJob, clip_profiles
@@ -33,16 +33,15 @@ DECOMPOSITION_COLUMNS = ("train_seed", "clip_id", "quantity", "token", "term")
 class DiagnosticConfig:
     """The ``decomposition:`` group of ``params.yaml``."""
 
-    n_candidates: int = 20
-    ramp_limit: float = 0.7
-    token_s: float = 0.16  # the reference system's prefix-token hop (one token per 160 ms)
-    seed: int = 0  # candidate draws and the drawn mixture of Fig. 2
-    train_seed: int | None = None  # the training seed read; None = the lowest present
+    n_candidates: int = param(20, ge=2)  # a mixture's decomposition picks among its own profile and others
+    ramp_limit: float = param(0.7, gt=0, le=1)  # drop a quantity whose frame-index ramp reaches this share
+    token_s: float = param(0.16, gt=0)  # the reference system's prefix-token hop (one token per 160 ms)
+    seed: int = param(0, ge=0)  # candidate draws and the drawn mixture of Fig. 2
+    train_seed: int | None = param(None, ge=0)  # the training seed read; None = the lowest present
 
     @classmethod
     def from_params(cls, params: dict) -> "DiagnosticConfig":
-        reject_unknown_keys("decomposition", params, cls)
-        return cls(**params)
+        return settings_from(cls, params, "decomposition")
 
 
 @dataclass

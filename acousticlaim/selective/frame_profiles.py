@@ -27,14 +27,15 @@ with no analysis frame reads 0. A profile that cannot be read is a recorded fail
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 
 from acousticlaim.audio import AudioError, load_audio
 from acousticlaim.failures import Failure
-from acousticlaim.instruments.overlap import DEFAULT_VAD, MIN_OVERLAP_S, overlap_windows
+from acousticlaim.instruments.overlap import overlap_windows
+from acousticlaim.instruments.settings import ReferencesSettings
 from acousticlaim.instruments.praat import PraatAnalysis, periodic_frame_mask, read_periods, voiced_frame_mask
 from acousticlaim.instruments.timing import read_timing
 
@@ -53,7 +54,8 @@ PROFILE_OF: dict[str, str | None] = {
 }
 SNR_CLIP_DB = (-30.0, 60.0)
 # the references stage's overlap settings (``references:`` group of params.yaml) read here
-OVERLAP_DEFAULTS: dict[str, Any] = {"min_overlap_s": MIN_OVERLAP_S, "vad": DEFAULT_VAD, "torch_threads": 1}
+OVERLAP_DEFAULTS: dict[str, Any] = {k: v for k, v in asdict(ReferencesSettings()).items()
+                                     if k in ("min_overlap_s", "vad", "torch_threads")}
 
 
 def bin_frames(times: np.ndarray, values: np.ndarray, n_tokens: int, token_s: float) -> np.ndarray:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.io import write_json, write_parquet
-from acousticlaim.params import reject_unknown_keys
+from acousticlaim.params import param, settings_from
 from acousticlaim.quantities import SCORED_KEYS
 from acousticlaim.selective.calibration import (
     SCOPES,
@@ -44,18 +44,17 @@ CURVE_COVERAGES = np.round(np.linspace(0.02, 1.0, 50), 4)
 class WithholdingConfig:
     """The ``calib:`` group of ``params.yaml``."""
 
-    coverage: float = 0.75
-    splits: int = 5
-    seed: int = 0
-    train_seed: int | None = None
-    random_draws: int = 200
-    folds: int = 5
-    bootstrap: int = 1000
+    coverage: float = param(CalibrationConfig.coverage, gt=0, le=1)  # share of the calibration half's slots stated
+    splits: int = param(CalibrationConfig.splits, ge=1)  # random halvings
+    seed: int = param(CalibrationConfig.seed, ge=0)
+    train_seed: int | None = param(None, ge=0)  # null: the lowest training seed present
+    random_draws: int = param(200, ge=1)  # random-selector draws at each cut and along each curve
+    folds: int = param(5, ge=2)  # out-of-fold folds of the residual-ridge selector
+    bootstrap: int = param(1000, ge=1)  # paired cluster-bootstrap resamples
 
     @classmethod
     def from_params(cls, params: dict) -> "WithholdingConfig":
-        reject_unknown_keys("calib", params, cls)
-        return cls(**params)
+        return settings_from(cls, params, "calib")
 
     @property
     def calibration(self) -> CalibrationConfig:

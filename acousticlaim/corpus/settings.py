@@ -1,0 +1,63 @@
+"""The ``corpus:`` group of ``params.yaml`` (SPEC §2), read and checked by :func:`acousticlaim.params.settings_from`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from acousticlaim.audio import TARGET_SR
+from acousticlaim.params import param
+
+SOURCES = ("synthetic", "librispeech", "libri2mix", "ami")
+
+
+@dataclass(frozen=True)
+class ScenesSettings:
+    """RSA-Bench scenes (Zhang et al., arXiv:2601.10384): K environmental sources instead of one noise."""
+
+    enabled: bool = False
+    k: tuple[int, int] = param((1, 4), ge=1)
+
+    def __post_init__(self) -> None:
+        if self.k[0] > self.k[1]:
+            raise ValueError(f"scenes.k {list(self.k)}: the first bound is above the second")
+
+
+def _ordered(name: str, pair: tuple[float, float]) -> None:
+    if pair[0] > pair[1]:
+        raise ValueError(f"{name} {list(pair)}: the lower bound is above the upper")
+
+
+@dataclass(frozen=True)
+class CorpusSettings:
+    source: str = param("synthetic", choices=SOURCES)
+    seed: int = param(0, ge=0)
+    n_train: int | None = param(400, ge=0)  # mixtures in the train split (null: every one a real corpus has)
+    n_test: int | None = param(200, ge=0)
+    n_speakers_train: int = param(40, ge=2)  # synthetic talkers per split
+    n_speakers_test: int = param(20, ge=2)
+    max_duration_s: float = param(10.0, gt=0)
+    sample_rate: int = param(TARGET_SR, choices=(TARGET_SR,))  # the one rate audio enters at (acousticlaim.audio)
+    snr_db: tuple[float, float] = (0.0, 40.0)
+    ttr_db: tuple[float, float] = (-5.0, 5.0)
+    speech_level_dbfs: tuple[float, float] = param((-33.0, -25.0), le=0)
+    rir_dir: str | None = None
+    n_rooms: int = param(40, ge=1)
+    rt60_s: tuple[float, float] = param((0.15, 0.6), gt=0)
+    noise_dir: str | None = None
+    scenes: ScenesSettings = field(default_factory=ScenesSettings)
+    librispeech_dir: str | None = None
+    train_subset: str = "train-clean-100"
+    test_subset: str = "test-clean"
+    libri2mix_metadata: str | dict | None = None  # a CSV, or split → CSV
+    libri2mix_root: str | None = None
+    libri2mix_split: Literal["train", "test"] = "test"  # the split of a single metadata CSV
+    ami_dir: str | None = None
+    ami_clip_s: float = param(10.0, gt=0)
+
+    def __post_init__(self) -> None:
+        for name in ("snr_db", "ttr_db", "speech_level_dbfs", "rt60_s"):
+            _ordered(name, getattr(self, name))
+        needs = {"librispeech": "librispeech_dir", "libri2mix": "libri2mix_metadata", "ami": "ami_dir"}
+        if self.source in needs and not getattr(self, needs[self.source]):
+            raise ValueError(f"source {self.source!r} needs {needs[self.source]} (a path; nothing is downloaded)")
