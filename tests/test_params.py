@@ -159,3 +159,24 @@ def test_bad_values_stop_the_stage_before_any_work(stage, edit, message, tmp_pat
         _stage(stage)(argv + ["--params", str(params_file)])
     assert message in str(info.value)
     assert not Path(missing).exists()  # nothing was written
+
+
+def test_params_yaml_is_written_as_dvc_writes_it_back():
+    """``dvc exp run -S`` rewrites params.yaml with ruamel's round-trip dumper; in block style the file comes
+    back line for line, so a change touches only its own line and no comment is stranded."""
+    import io
+
+    from dvc.utils.serialize._yaml import _get_yaml
+    from ruamel.yaml import YAML
+
+    text = (ROOT / "params.yaml").read_text()
+    data = YAML().load(text)
+    out = io.StringIO()
+    _get_yaml().dump(data, out)
+    assert out.getvalue() == text
+    data["calib"]["coverage"] = 0.8
+    out = io.StringIO()
+    _get_yaml().dump(data, out)
+    changed = [(a, b) for a, b in zip(text.splitlines(), out.getvalue().splitlines()) if a != b]
+    assert changed == [("  coverage: 0.75       # share of the calibration half's slots stated (s_q <= tau_q)",
+                        "  coverage: 0.8        # share of the calibration half's slots stated (s_q <= tau_q)")]
