@@ -6,14 +6,16 @@ import pandas as pd
 import pytest
 
 from acousticlaim.claims.extract import claims_metrics, extract_claims, read_generations
+from acousticlaim.claims.prompts import PROMPT_VERSION
 
+_RUN = {"prompt_version": PROMPT_VERSION, "n_tokens": 20, "seconds": 0.5}  # the generation record's other fields
 GEN = [
     {"system": "qwen", "corpus": "librimix", "clip_id": "a_b", "rung": "P3_template", "seed": 0,
-     "text": "The SNR is 12.4 dB. The recording contains 5 pauses.", "truncated": False},
+     "text": "The SNR is 12.4 dB. The recording contains 5 pauses.", "truncated": False, **_RUN},
     {"system": "qwen", "corpus": "librimix", "clip_id": "c_d", "rung": "P0_free", "seed": 0,
-     "text": "The recording quality is poor.", "truncated": False},
+     "text": "The recording quality is poor.", "truncated": False, **_RUN},
     {"system": "gemini", "corpus": "librimix", "clip_id": "a_b", "rung": "P2_named", "seed": 1,
-     "text": "- Jitter: 0.44%\n- Shimmer: 8.9", "truncated": True},
+     "text": "- Jitter: 0.44%\n- Shimmer: 8.9", "truncated": True, **_RUN},
 ]
 
 
@@ -53,12 +55,15 @@ def test_missing_columns_and_non_text_are_clear_errors():
 def test_read_generations_records_bad_lines(tmp_path):
     folder = tmp_path / "generations"
     folder.mkdir()
-    lines = [json.dumps(r) for r in GEN] + ["{not json", json.dumps({"system": "qwen", "clip_id": "e_f"})]
+    lines = [json.dumps(r) for r in GEN] + ["{not json", json.dumps({"system": "qwen", "clip_id": "e_f"}),
+                                            json.dumps(dict(GEN[0], clip_id="g_h", sede=3))]
     (folder / "qwen.jsonl").write_text("\n".join(lines) + "\n")
     frame, failures = read_generations(folder)
     assert len(frame) == 3
-    assert [f.clip_id for f in failures] == ["qwen.jsonl:4", "e_f"]
-    assert "missing field" in failures[1].reason
+    assert [f.clip_id for f in failures] == ["qwen.jsonl:4", "e_f", "g_h"]
+    assert "not valid JSON" in failures[0].reason
+    assert "qwen.jsonl:5: missing field(s) corpus, rung, seed, text" in failures[1].reason
+    assert "qwen.jsonl:6: unknown field(s) sede" in failures[2].reason  # the panel's schema, not a looser copy
     with pytest.raises(FileNotFoundError, match="generations folder"):
         read_generations(tmp_path / "nope")
 
@@ -82,3 +87,15 @@ def test_stage_script_writes_outputs(tmp_path, monkeypatch):
     assert pd.read_parquet(out / "generations.parquet").n_claims.sum() == 3
     assert len(pd.read_parquet(out / "failures.parquet")) == 0
     assert json.loads(metrics.read_text())["parsed_share"] == pytest.approx(2 / 3, abs=1e-6)
+
+
+def test_the_predict_stage_records_pass_the_one_schema(tmp_path):
+    """The reference system's generation records (train_seed, split, kind beside the panel's fields) are read
+    by the claims stage through the same validator as the panel's."""
+    folder = tmp_path / "generations"
+    folder.mkdir()
+    ref = dict(GEN[0], system="reference", train_seed=0, split="test", kind="mixture")
+    (folder / "reference.jsonl").write_text(json.dumps(ref) + "\n" + json.dumps(dict(ref, train_seed=-1)) + "\n")
+    frame, failures = read_generations(folder)
+    assert len(frame) == 1 and frame.loc[0, "train_seed"] == 0
+    assert len(failures) == 1 and "train_seed must be a non-negative integer" in failures[0].reason

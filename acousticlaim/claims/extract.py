@@ -1,9 +1,8 @@
 """From generations to claims: the library core of the ``claims`` DVC stage.
 
 Input: generations, one record per (system, corpus, clip, rung, sampling seed), as written by the
-``generations`` stage to ``data/generations/<system>.jsonl`` (fields ``system``, ``corpus``,
-``clip_id``, ``rung``, ``seed``, ``text``, and optionally ``truncated``, ``prompt_version``,
-``n_tokens``, ``seconds``).
+``generations`` and ``predict`` stages to ``data/generations/<system>.jsonl``, each line checked by the
+one generation-record validator (:func:`acousticlaim.panel.records.parse_record_line`).
 
 Output (:class:`ClaimTables`):
 
@@ -31,10 +30,11 @@ import pandas as pd
 
 from acousticlaim.claims.parser import PARSER_VERSION, QUANTITY_KEYS, UNIT_NAMES, parse_batch
 from acousticlaim.failures import Failure
+from acousticlaim.panel.records import RecordError, parse_record_line
 
 STAGE = "claims"
 KEY = ["system", "corpus", "clip_id", "rung", "seed"]
-REQUIRED = KEY + ["text"]
+PARSE_INPUT = KEY + ["text"]
 CLAIM_COLUMNS = KEY + [
     "quantity", "value", "unit", "unit_text", "start", "end", "byte_start", "byte_end", "approx", "is_range", "bound",
 ]
@@ -47,21 +47,14 @@ class ClaimTables:
     generations: pd.DataFrame
 
 
-def _check_record(rec: object, where: str) -> str | None:
-    """Why a generation record cannot be read (None when it can)."""
-    if not isinstance(rec, dict):
-        return f"{where}: a generation must be a JSON object"
-    missing = [k for k in REQUIRED if k not in rec]
-    if missing:
-        return f"{where}: missing field(s) {', '.join(missing)}"
-    if not isinstance(rec["text"], str):
-        return f"{where}: 'text' is {type(rec['text']).__name__}, not a string"
-    for k in ("system", "corpus", "clip_id", "rung"):
-        if not isinstance(rec[k], str) or not rec[k]:
-            return f"{where}: '{k}' must be a non-empty string"
-    if isinstance(rec["seed"], bool) or not isinstance(rec["seed"], int):
-        return f"{where}: 'seed' must be an integer, got {rec['seed']!r}"
-    return None
+def _clip_id_of(line: str) -> str | None:
+    """The clip id of a record that failed the schema, when its line still names one."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    clip = obj.get("clip_id") if isinstance(obj, dict) else None
+    return clip if isinstance(clip, str) and clip else None
 
 
 def read_generations(folder: str | Path) -> tuple[pd.DataFrame, list[Failure]]:
@@ -79,25 +72,18 @@ def read_generations(folder: str | Path) -> tuple[pd.DataFrame, list[Failure]]:
                     continue
                 where = f"{path.name}:{lineno}"
                 try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError as e:
-                    failures.append(Failure(where, STAGE, f"{where}: not JSON ({e.msg})"))
-                    continue
-                problem = _check_record(rec, where)
-                if problem:
-                    clip = rec.get("clip_id") if isinstance(rec, dict) and isinstance(rec.get("clip_id"), str) else where
-                    failures.append(Failure(clip, STAGE, problem))
-                    continue
-                records.append(rec)
-    frame = pd.DataFrame.from_records(records, columns=None) if records else pd.DataFrame(columns=REQUIRED)
+                    records.append(parse_record_line(line, where).to_dict())
+                except RecordError as e:
+                    failures.append(Failure(_clip_id_of(line) or where, STAGE, str(e)))
+    frame = pd.DataFrame.from_records(records, columns=None) if records else pd.DataFrame(columns=PARSE_INPUT)
     return frame, failures
 
 
 def _frame(generations: pd.DataFrame | Iterable[Mapping]) -> pd.DataFrame:
     frame = generations if isinstance(generations, pd.DataFrame) else pd.DataFrame.from_records(list(generations))
-    missing = [k for k in REQUIRED if k not in frame.columns]
+    missing = [k for k in PARSE_INPUT if k not in frame.columns]
     if missing:
-        raise ValueError(f"generations lack column(s) {', '.join(missing)}; need {', '.join(REQUIRED)}")
+        raise ValueError(f"generations lack column(s) {', '.join(missing)}; need {', '.join(PARSE_INPUT)}")
     bad = ~frame["text"].map(lambda t: isinstance(t, str))
     if bad.any():
         first = frame.loc[bad].iloc[0]

@@ -31,6 +31,7 @@ from acousticlaim.model.ridge import RidgeProbe, fit_ridge_probe
 from acousticlaim.model.settings import PredictSettings, TrainSettings
 from acousticlaim.model.system import SystemSpec
 from acousticlaim.model.train import TrainSpec, train_reference_system
+from acousticlaim.panel.records import validate_record
 from acousticlaim.params import settings_from
 from acousticlaim.quantities import SCORED_KEYS
 
@@ -140,7 +141,8 @@ def run_training(
 def _write_jsonl(path: str | Path, records: list[dict]) -> None:
     with atomic_path(path) as tmp:
         with tmp.open("w") as fh:
-            for r in records:
+            for i, r in enumerate(records):
+                validate_record(r, f"{path} record {i}")  # the one generation-record schema
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 

@@ -17,7 +17,11 @@ Fields (every record):
 
 Optional: ``model`` (checkpoint or API model id), ``finish_reason``, ``config_sha`` (hash of the
 system's configuration, so a changed configuration makes old records stale), ``source``
-(``generated`` or ``import:<file>``). Any other field is rejected, so a typo cannot pass silently.
+(``generated`` or ``import:<file>``); the reference system's records (the ``predict`` stage) add
+``train_seed`` (the training seed, ``int`` ≥ 0), ``split`` and ``kind`` (the manifest's). Any other field
+is rejected, so a typo cannot pass silently. This is the one schema and :func:`validate_record` the one
+validator: the panel's store, the importer, the ``predict`` stage's writer and the ``claims`` stage's
+reader all use it.
 
 A record is keyed by ``(system, clip_id, rung, seed)``: each key is generated once.
 """
@@ -37,7 +41,8 @@ RecordKey = tuple[str, str, str, int]
 REQUIRED_FIELDS: tuple[str, ...] = (
     "system", "corpus", "clip_id", "rung", "seed", "text", "prompt_version", "n_tokens", "truncated", "seconds",
 )
-OPTIONAL_FIELDS: tuple[str, ...] = ("model", "finish_reason", "config_sha", "source")
+OPTIONAL_FIELDS: tuple[str, ...] = ("model", "finish_reason", "config_sha", "source", "train_seed", "split", "kind")
+_OPTIONAL_TEXT: tuple[str, ...] = ("model", "finish_reason", "config_sha", "source", "split", "kind")
 CORPORA: tuple[str, ...] = tuple(c.value for c in Corpus)
 
 
@@ -66,6 +71,9 @@ class GenerationRecord:
     finish_reason: str | None = None
     config_sha: str | None = None
     source: str | None = None
+    train_seed: int | None = None
+    split: str | None = None
+    kind: str | None = None
 
     @property
     def key(self) -> RecordKey:
@@ -117,14 +125,18 @@ def validate_record(obj: Any, location: str) -> GenerationRecord:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
             raise RecordError(location, f"seconds must be a finite number >= 0 or null, got {seconds!r}")
         seconds = float(seconds)
-    for f in OPTIONAL_FIELDS:
+    for f in _OPTIONAL_TEXT:
         if obj.get(f) is not None and not isinstance(obj[f], str):
             raise RecordError(location, f"{f} must be a string or null, got {obj[f]!r}")
+    train_seed = obj.get("train_seed")
+    if train_seed is not None and (not _is_int(train_seed) or train_seed < 0):
+        raise RecordError(location, f"train_seed must be a non-negative integer or null, got {train_seed!r}")
     return GenerationRecord(
         system=obj["system"], corpus=obj["corpus"], clip_id=obj["clip_id"], rung=obj["rung"], seed=obj["seed"],
         text=obj["text"], prompt_version=obj["prompt_version"], n_tokens=n_tokens, truncated=obj["truncated"],
         seconds=seconds, model=obj.get("model"), finish_reason=obj.get("finish_reason"),
-        config_sha=obj.get("config_sha"), source=obj.get("source"),
+        config_sha=obj.get("config_sha"), source=obj.get("source"), train_seed=train_seed,
+        split=obj.get("split"), kind=obj.get("kind"),
     )
 
 
