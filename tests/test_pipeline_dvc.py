@@ -1,11 +1,34 @@
 """End to end: `dvc repro` on a tiny configuration, reruns, and sharing through a DVC remote."""
 
+import subprocess
+from pathlib import Path
+
 import pandas as pd
 import pytest
+import yaml
 
 from tests.pipeline_fixtures import project_copy, run
 
-pytestmark = pytest.mark.slow
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_declared_output_is_cached_or_committed():
+    """An output with ``cache: false`` reaches a teammate only through git: it must not be gitignored."""
+    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]
+    uncached = []
+    for stage in stages.values():
+        stage = stage.get("do", stage)
+        for section in ("outs", "metrics", "plots"):
+            for entry in stage.get(section, []):
+                if isinstance(entry, dict):
+                    (path, opts), = entry.items()
+                    if opts and opts.get("cache") is False:
+                        uncached.append(path.replace("${item}", "x"))
+    ignored = [p for p in uncached
+               if subprocess.run(["git", "check-ignore", "-q", p], cwd=ROOT).returncode == 0]
+    assert not ignored, f"declared cache: false but gitignored (no teammate gets them): {', '.join(ignored)}"
 
 
 @pytest.fixture(scope="module")
@@ -13,6 +36,7 @@ def repo(tmp_path_factory):
     return project_copy(tmp_path_factory.mktemp("project"))
 
 
+@pytest.mark.slow
 def test_repro_builds_then_does_nothing_then_reruns_on_a_corpus_param(repo):
     run(["dvc", "repro"], repo)
     manifest = pd.read_parquet(repo / "data/corpus/manifest.parquet")
@@ -29,17 +53,36 @@ def test_repro_builds_then_does_nothing_then_reruns_on_a_corpus_param(repo):
     assert "Running stage 'corpus'" in third.stdout
 
 
-def test_push_to_a_local_remote_and_pull_into_a_fresh_clone(repo, tmp_path):
-    run(["dvc", "repro", "corpus"], repo)
+def _declared_outputs(repo) -> list[str]:
+    """Every output, metric and plot file the stages of ``repo`` declare (from its dvc.lock)."""
+    lock = yaml.safe_load((repo / "dvc.lock").read_text())["stages"]
+    return sorted({out["path"] for stage in lock.values() for out in stage.get("outs", [])})
+
+
+@pytest.mark.slow
+def test_a_teammates_pull_is_complete(repo, tmp_path):
+    """As a new user: repro, push to a local remote, commit; a fresh clone and `dvc pull` then hold every
+    declared output, metric and plot file, and `dvc status` there has nothing to rerun."""
+    run(["dvc", "repro"], repo)
     run(["dvc", "remote", "add", "-d", "-f", "storage", str(tmp_path / "remote")], repo)
     run(["git", "add", "-A"], repo)
-    run(["git", "commit", "-qm", "corpus built"], repo)
-    run(["dvc", "push", "corpus"], repo)
+    run(["git", "commit", "-qm", "pipeline run"], repo)
+    run(["dvc", "push"], repo)
 
     clone = tmp_path / "clone"
     run(["git", "clone", "-q", str(repo), str(clone)], tmp_path)
-    assert not (clone / "data/corpus").exists()
-    run(["dvc", "pull", "corpus"], clone)
+    assert not (clone / "data/corpus").exists() and not (clone / "metrics").exists()
+    run(["dvc", "pull"], clone)
+    status = run(["dvc", "status"], clone)
+    assert "Data and pipelines are up to date" in status.stdout, status.stdout
+    declared = _declared_outputs(clone)
+    assert any(p.startswith("metrics/") for p in declared) and any(p.startswith("plots/") for p in declared)
+    for rel in declared:
+        assert (clone / rel).exists(), f"{rel} did not reach the clone"
+    for folder in ("metrics", "plots", "reports"):
+        here = sorted(p.relative_to(repo).as_posix() for p in (repo / folder).rglob("*") if p.is_file())
+        there = sorted(p.relative_to(clone).as_posix() for p in (clone / folder).rglob("*") if p.is_file())
+        assert here == there, f"{folder}/ differs after the pull"
     a = pd.read_parquet(repo / "data/corpus/manifest.parquet")
     b = pd.read_parquet(clone / "data/corpus/manifest.parquet")
     pd.testing.assert_frame_equal(a, b)
