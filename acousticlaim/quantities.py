@@ -1,8 +1,12 @@
 """The registry of the 13 quantities (``../shared/SPEC.md`` §1).
 
 Every part of AcoustiClaim — the parser, the instruments, the scorer, the reference system — names a
-quantity by the key defined here and reads its unit, its scoring status and its tier from here.
-There is no second list of quantities anywhere in the project.
+quantity by the key defined here and reads from its entry what it needs: unit, scoring status, tier and
+the signal read on per corpus, the definition of its instrument, the labels of both tables, the decimals
+and sentences the local systems and the reference system's descriptions state it with, its place in
+the prompts and tables, whether it is a voice quantity or read on half-stems, and units kept as stated
+(shimmer in dB). There is no second list of quantities anywhere in the project: a quantity added here
+appears in the templates and both tables with no other edit.
 
 Tiers say where the reference sits relative to the signal a model hears:
 
@@ -36,21 +40,70 @@ class Corpus(str, Enum):
     AMI = "ami"  # distant-microphone meeting clips, zero-shot
 
 
+# The signal a clip's reading is taken on when the registry names no other: the mixture itself, the clean
+# twin itself, the AMI channel the models hear.
+OWN_SIGNAL: Mapping[Corpus, str] = {Corpus.LIBRIMIX: "mixture", Corpus.TWIN: "twin", Corpus.AMI: "channel"}
+# The groups of the free description (P0_free), in the order it states them, with their openings.
+FREE_GROUPS: Mapping[str, str] = {"channel": "The recording has ", "timing": "The talker speaks ",
+                                  "voice": "The voice has "}
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """How the local systems and the reference system state a quantity; ``{}`` is the value."""
+
+    template: str  # P3_template / P4_fewshot, in the released template's exact wording
+    unmeasurable: str  # the same template sentence when the value is undefined
+    named: str  # P2_named: "the <name> is {} <unit>" (the part before " is {}" names it when unmeasurable)
+    numeric: str  # P1_numeric: a compact "<name> {} <unit>" item
+    short_name: str  # P1_numeric's name of the quantity when it is unmeasurable
+    free: str  # P0_free: a phrase inside its group's sentence
+    description: str  # the reference system's second training phrasing (the first is ``template``)
+
+    @property
+    def named_name(self) -> str:
+        return self.named.split(" is {}")[0]
+
+
 @dataclass(frozen=True)
 class Quantity:
     key: str
     name: str
     unit: str  # canonical unit, as the parser converts to it
     scored: bool
-    instrument: str
+    definition: str  # how the instrument reads it, in words (SPEC §1)
     tiers: Mapping[Corpus, Tier] = field(default_factory=dict)
     # Column names used by the paper's released reference tables, per corpus.
     release_columns: Mapping[str, str] = field(default_factory=dict)
     integer: bool = False
+    # The signal the reference is read on, per corpus condition, where it is not the clip's own
+    # (OWN_SIGNAL): "stem" (the target talker's clean stem), "masked_mixture" (outside overlap windows).
+    signals: Mapping[Corpus, str] = field(default_factory=dict)
+    label: str = ""  # Table 1's row name
+    heading: str = ""  # Table 2's column heading
+    decimals: int = 2  # decimal places a value is stated with
+    prompt_order: int | None = None  # place in the prompts' list of quantities (P2–P4); scored only
+    table_order: int | None = None  # place in both tables; scored only
+    free_group: str | None = None  # the sentence of the free description it sits in (FREE_GROUPS)
+    phrases: Phrases | None = None  # scored only
+    voice: bool = False  # a voice quantity: declined on high-overlap clips by the reference system
+    split_half: bool = False  # read on Praat's half-stem readings too (split-half reliability)
+    extra_units: tuple[str, ...] = ()  # units kept as stated and never scored against ``unit`` (shimmer in dB)
 
     def tier(self, corpus: Corpus | str) -> Tier | None:
         """The tier of this quantity on ``corpus`` (``None`` for unscored quantities)."""
         return self.tiers.get(Corpus(corpus))
+
+    def signal(self, corpus: Corpus | str) -> str:
+        """The signal the reference is read on for ``corpus`` (``stem``, ``mixture``, ``twin``, …)."""
+        corpus = Corpus(corpus)
+        return self.signals.get(corpus, OWN_SIGNAL[corpus])
+
+    def format_value(self, value: float) -> str:
+        """The value as stated: counts as integers, others with this quantity's decimals."""
+        if self.integer:
+            return str(int(round(value)))
+        return f"{value:.{self.decimals}f}"
 
 
 def _voice_tiers(on_mixture: Tier) -> dict[Corpus, Tier]:
@@ -63,18 +116,34 @@ _QUANTITIES: tuple[Quantity, ...] = (
         "mixing SNR 10·log10(P_speech/P_noise); AMI: 90th/10th percentile frame-energy dynamic range",
         {Corpus.LIBRIMIX: Tier.MEASURABLE, Corpus.TWIN: Tier.MEASURABLE, Corpus.AMI: Tier.EXCLUDED},
         {"librimix": "snr_db", "ami": "snr_db"},
+        signals={Corpus.LIBRIMIX: "stem", Corpus.TWIN: "stem"}, label="SNR", heading="SNR", decimals=1,
+        prompt_order=0, table_order=1, free_group="channel",
+        phrases=Phrases("The SNR is {} dB.", "The SNR could not be measured.", "the signal-to-noise ratio is {} dB",
+                        "signal-to-noise ratio {} dB", "signal-to-noise ratio",
+                        "a signal-to-noise ratio of about {} dB", "The signal-to-noise ratio is {} dB."),
     ),
     Quantity(
         "srmr", "speech-to-reverberation modulation energy ratio", "ratio", True,
         "SRMR (Falk et al. 2010), SRMRpy parameters",
         {Corpus.LIBRIMIX: Tier.EXACT, Corpus.TWIN: Tier.EXACT, Corpus.AMI: Tier.EXACT},
         {"librimix": "srmr", "ami": "srmr"},
+        label="SRMR", heading="SRMR", decimals=2, prompt_order=1, table_order=0, free_group="channel",
+        phrases=Phrases("The SRMR is {}.", "The SRMR could not be measured.",
+                        "the speech-to-reverberation modulation energy ratio is {}", "SRMR {}", "SRMR",
+                        "a speech-to-reverberation modulation energy ratio of {}",
+                        "The speech-to-reverberation modulation energy ratio is {}."),
     ),
     Quantity(
         "speaking_rate", "speaking rate", "syllables/s", True,
         "syllable nuclei (de Jong & Wempe) / total stem duration",
         {Corpus.LIBRIMIX: Tier.STEM_ONLY, Corpus.TWIN: Tier.EXACT, Corpus.AMI: Tier.EXACT},
         {"librimix": "praat_speaking_rate_syl_sec", "ami": "praat_speaking_rate_syl_sec"},
+        signals={Corpus.LIBRIMIX: "stem"}, label="Speaking rate", heading="Sp. rate", decimals=2,
+        prompt_order=4, table_order=2, free_group="timing",
+        phrases=Phrases("The speaking rate is {} syllables per second.", "The speaking rate could not be measured.",
+                        "the speaking rate is {} syllables per second", "speaking rate {} syllables per second",
+                        "speaking rate", "at {} syllables per second",
+                        "The speaking rate is {} syllables per second."),
     ),
     Quantity(
         "pause_count", "number of pauses", "count", True,
@@ -82,54 +151,91 @@ _QUANTITIES: tuple[Quantity, ...] = (
         {Corpus.LIBRIMIX: Tier.STEM_ONLY, Corpus.TWIN: Tier.EXACT, Corpus.AMI: Tier.EXCLUDED},
         {"librimix": "praat_pause_count", "ami": "praat_pause_count"},
         integer=True,
+        signals={Corpus.LIBRIMIX: "stem"}, label="Pause count", heading="P. count", decimals=0,
+        prompt_order=5, table_order=3, free_group="timing",
+        phrases=Phrases("The recording contains {} pauses.", "The number of pauses could not be measured.",
+                        "the number of pauses is {}", "{} pauses", "number of pauses", "with {} pauses",
+                        "The number of pauses is {}."),
     ),
     Quantity(
         "pause_rate", "pause rate", "pauses/min", True,
         "pause_count / stem duration in minutes",
         {Corpus.LIBRIMIX: Tier.STEM_ONLY, Corpus.TWIN: Tier.EXACT, Corpus.AMI: Tier.EXCLUDED},
         {"librimix": "praat_pause_rate_per_min", "ami": "praat_pause_rate_per_min"},
+        signals={Corpus.LIBRIMIX: "stem"}, label="Pause rate", heading="P. rate", decimals=1,
+        prompt_order=6, table_order=4, free_group="timing",
+        phrases=Phrases("The pause rate is {} per minute.", "The pause rate could not be measured.",
+                        "the pause rate is {} per minute", "pause rate {} per minute", "pause rate",
+                        "a pause rate of {} per minute", "The pause rate is {} pauses per minute."),
     ),
     Quantity(
         "f0_mean", "mean fundamental frequency", "Hz", True,
         "Praat To Pitch (ac) 75-500 Hz, mean over voiced frames outside overlap windows",
         _voice_tiers(Tier.MASKED),
         {"librimix": "f0_mean_hz", "ami": "f0_mean_hz"},
+        signals={Corpus.LIBRIMIX: "masked_mixture"}, label="F0 mean", heading="F0 mean", decimals=1,
+        prompt_order=2, table_order=5, free_group="voice", voice=True,
+        phrases=Phrases("The F0 mean is {} Hz.", "The F0 mean could not be measured.",
+                        "the fundamental frequency mean is {} Hz", "mean F0 {} Hz", "mean F0",
+                        "a mean fundamental frequency of {} Hz", "The mean fundamental frequency is {} Hz."),
     ),
     Quantity(
         "f0_sd", "F0 standard deviation", "Hz", True,
         "Praat To Pitch (ac) 75-500 Hz, s.d. over the same frames as f0_mean",
         _voice_tiers(Tier.MASKED),
         {"librimix": "f0_sd_hz", "ami": "f0_sd_hz"},
+        signals={Corpus.LIBRIMIX: "masked_mixture"}, label="F0 s.d.", heading="F0 s.d.", decimals=1,
+        prompt_order=3, table_order=6, free_group="voice", voice=True,
+        phrases=Phrases("The F0 SD is {} Hz.", "The F0 SD could not be measured.",
+                        "the fundamental frequency standard deviation is {} Hz", "F0 standard deviation {} Hz",
+                        "F0 standard deviation", "an F0 standard deviation of {} Hz",
+                        "The fundamental frequency standard deviation is {} Hz."),
     ),
     Quantity(
         "jitter", "jitter (local)", "%", True,
         "Praat PointProcess (periodic, cc), Get jitter (local) 0 0 0.0001 0.02 1.3",
         _voice_tiers(Tier.STEM_ONLY),
         {"librimix": "jitter_local_pct", "ami": "jitter_local_pct"},
+        signals={Corpus.LIBRIMIX: "stem"}, label="Jitter", heading="Jitter", decimals=2,
+        prompt_order=7, table_order=7, free_group="voice", voice=True, split_half=True,
+        phrases=Phrases("The jitter is {} percent.", "The jitter could not be measured.", "the jitter is {} percent",
+                        "jitter {} percent", "jitter", "jitter of {} percent", "The jitter is {}%."),
     ),
     Quantity(
         "shimmer", "shimmer (local)", "%", True,
         "Praat Get shimmer (local) 0 0 0.0001 0.02 1.3 1.6",
         _voice_tiers(Tier.STEM_ONLY),
         {"librimix": "shimmer", "ami": "shimmer_pct"},
+        signals={Corpus.LIBRIMIX: "stem"}, label="Shimmer", heading="Shimmer", decimals=2,
+        prompt_order=8, table_order=8, free_group="voice", voice=True, split_half=True, extra_units=("dB",),
+        phrases=Phrases("The shimmer is {} percent.", "The shimmer could not be measured.",
+                        "the shimmer is {} percent", "shimmer {} percent", "shimmer", "shimmer of {} percent",
+                        "The shimmer is {}%."),
     ),
     Quantity(
         "hnr", "harmonics-to-noise ratio", "dB", True,
         "Praat To Harmonicity (cc) 0.01 75 0.1 1.0, mean",
         _voice_tiers(Tier.STEM_ONLY),
         {"librimix": "hnr", "ami": "hnr_db"},
+        signals={Corpus.LIBRIMIX: "stem"}, label="HNR", heading="HNR", decimals=1,
+        prompt_order=9, table_order=9, free_group="voice", voice=True, split_half=True,
+        phrases=Phrases("The HNR is {} dB.", "The HNR could not be measured.", "the harmonics-to-noise ratio is {} dB",
+                        "HNR {} dB", "HNR", "a harmonics-to-noise ratio of {} dB",
+                        "The harmonics-to-noise ratio is {} dB."),
     ),
     Quantity(
         "overlap_ratio", "share of the clip where the talkers overlap", "fraction", False,
         "echoes a mixing input",
         {},
         {"librimix": "overlap_ratio", "ami": "overlap_ratio"},
+        signals={Corpus.LIBRIMIX: "stem"},
     ),
     Quantity(
         "articulation_rate", "articulation rate", "syllables/s", False,
         "syllable nuclei / phonation time",
         {},
         {"librimix": "praat_articulation_rate_syl_sec", "ami": "praat_articulation_rate_syl_sec"},
+        signals={Corpus.LIBRIMIX: "stem"},
     ),
     Quantity(
         "duration", "duration of the recording", "s", False,
@@ -142,10 +248,10 @@ _QUANTITIES: tuple[Quantity, ...] = (
 QUANTITIES: dict[str, Quantity] = {q.key: q for q in _QUANTITIES}
 ALL_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES)
 SCORED_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES if q.scored)
-# The five voice quantities that the reference system declines on high-overlap clips.
-VOICE_KEYS: tuple[str, ...] = ("f0_mean", "f0_sd", "jitter", "shimmer", "hnr")
-# The three read on Praat's half-stem readings for split-half reliability.
-SPLIT_HALF_KEYS: tuple[str, ...] = ("jitter", "shimmer", "hnr")
+# The voice quantities that the reference system declines on high-overlap clips.
+VOICE_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES if q.voice)
+# The ones read on Praat's half-stem readings for split-half reliability.
+SPLIT_HALF_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES if q.split_half)
 
 
 def get(key: str) -> Quantity:
@@ -159,3 +265,49 @@ def get(key: str) -> Quantity:
 def release_column_map(corpus: str) -> dict[str, str]:
     """Map release-table column name → quantity key for a released reference table."""
     return {q.release_columns[corpus]: q.key for q in _QUANTITIES if corpus in q.release_columns}
+
+
+# Orders read from the registry when they are used (so a quantity added to ``QUANTITIES`` takes its place).
+
+def scored() -> list[Quantity]:
+    return [q for q in QUANTITIES.values() if q.scored]
+
+
+def prompt_order() -> tuple[str, ...]:
+    """The scored quantities in the prompts' order (P2_named, P3_template, P4_fewshot)."""
+    return tuple(q.key for q in sorted(scored(), key=lambda q: q.prompt_order))
+
+
+def table_order() -> tuple[str, ...]:
+    """The scored quantities in the order both tables print them (the paper's)."""
+    return tuple(q.key for q in sorted(scored(), key=lambda q: q.table_order))
+
+
+def voice_keys() -> tuple[str, ...]:
+    return tuple(q.key for q in QUANTITIES.values() if q.voice)
+
+
+def split_half_keys() -> tuple[str, ...]:
+    return tuple(q.key for q in QUANTITIES.values() if q.split_half)
+
+
+def kept_as_stated(quantity: str, unit: str | None) -> bool:
+    """Whether a claim of ``quantity`` in ``unit`` is one of its units kept as stated (shimmer in dB, SPEC §1):
+    a slot of its own, never converted to nor scored against the canonical unit."""
+    q = QUANTITIES.get(quantity)
+    return q is not None and unit is not None and unit in q.extra_units
+
+
+def _check_registry() -> None:
+    """Every scored quantity has its phrases, labels and places; the places are distinct."""
+    for q in _QUANTITIES:
+        if q.scored and (q.phrases is None or not q.label or not q.heading or q.prompt_order is None
+                         or q.table_order is None or q.free_group not in FREE_GROUPS):
+            raise ValueError(f"quantity {q.key!r} is scored but lacks phrases, labels, places or its free group")
+    for attr in ("prompt_order", "table_order"):
+        places = [getattr(q, attr) for q in _QUANTITIES if q.scored]
+        if len(set(places)) != len(places):
+            raise ValueError(f"two scored quantities share a {attr}")
+
+
+_check_registry()

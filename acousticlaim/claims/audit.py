@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from acousticlaim.claims.parser import Claim, parse
-from acousticlaim.quantities import ALL_KEYS, QUANTITIES
+from acousticlaim.quantities import ALL_KEYS, QUANTITIES, kept_as_stated
 
 REL_TOL = 0.01
 ABS_TOL = 0.01
@@ -50,9 +50,9 @@ class LabelsError(ValueError):
 
 
 def _unit_class(quantity: str, unit: str | None) -> str:
-    """Shimmer in dB is a different slot from shimmer in %; every other quantity has one."""
-    if quantity == "shimmer" and unit == "dB":
-        return "dB"
+    """A unit the registry keeps as stated (shimmer in dB) is a slot of its own; otherwise the canonical one."""
+    if kept_as_stated(quantity, unit):
+        return unit
     return QUANTITIES[quantity].unit
 
 

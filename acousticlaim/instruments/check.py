@@ -57,6 +57,12 @@ def _claim_span(claim: Any, text: str | None) -> str:
     return ""
 
 
+def _kept_unit(q, unit_text: str) -> str | None:
+    """The registry unit kept as stated (shimmer in dB) that the claim is written in, if any."""
+    written = unit_text.strip().lower()
+    return next((u for u in q.extra_units if u.lower() in written), None) if written else None
+
+
 def check_claims(measurement: FileMeasurement, claims: Iterable[Any], text: str | None = None) -> list[ClaimCheck]:
     """Compare each claim with the reading of the same quantity."""
     out = []
@@ -67,10 +73,12 @@ def check_claims(measurement: FileMeasurement, claims: Iterable[Any], text: str 
         if key not in QUANTITIES:
             out.append(ClaimCheck(key, stated, "", None, math.nan, math.nan, f"unknown quantity {key!r}", span))
             continue
-        unit = get(key).unit
-        unit_text = _claim_unit_text(claim)
-        if key == "shimmer" and "db" in unit_text.lower():
-            out.append(ClaimCheck(key, stated, "dB", None, math.nan, math.nan, "shimmer stated in dB: kept in dB, not compared with shimmer (local) in percent", span))
+        q = get(key)
+        unit = q.unit
+        kept = _kept_unit(q, _claim_unit_text(claim))
+        if kept is not None:
+            out.append(ClaimCheck(key, stated, kept, None, math.nan, math.nan,
+                                  f"{key} stated in {kept}: kept in {kept}, not compared with {q.name} in {unit}", span))
             continue
         reading = measurement.readings.get(key)
         if reading is None or not reading.defined:

@@ -52,7 +52,7 @@ class FileMeasurement:
                 **reading.to_dict(),
                 "unit": q.unit,
                 "scored": q.scored,
-                "definition": ON_FILE.get(key, q.instrument),
+                "definition": ON_FILE.get(key, q.definition),
             }
         loudness = dict(self.loudness)
         if isinstance(loudness.get("integrated_lufs"), Reading):

@@ -69,8 +69,12 @@ DEFAULT_PARAMS: dict[str, Any] = asdict(ReferencesSettings())
 
 # ------------------------------------------------------------------------------------------- rows
 
-def _row(clip_id: str, key: str, reading: Reading, corpus: Corpus, signal: str, halves: tuple[Reading, Reading] | None = None) -> dict:
-    tier = get(key).tier(corpus)
+def _row(clip_id: str, key: str, reading: Reading, corpus: Corpus, halves: tuple[Reading, Reading] | None = None,
+         signal: str | None = None) -> dict:
+    """One reference row; the signal it is read on is the registry's for ``corpus`` unless given."""
+    q = get(key)
+    tier = q.tier(corpus)
+    signal = signal or q.signal(corpus)
     return {
         "clip_id": clip_id,
         "quantity": key,
@@ -87,7 +91,7 @@ def _row(clip_id: str, key: str, reading: Reading, corpus: Corpus, signal: str, 
 def undefined_rows(clip_id: str, corpus: Corpus, signal: str, reason: str) -> list[dict]:
     """A clip whose audio cannot be used: every quantity undefined with the same reason."""
     u = Reading.undefined(reason)
-    return [_row(clip_id, key, u, corpus, signal, (u, u) if key in SPLIT_HALF_KEYS else None) for key in ALL_KEYS]
+    return [_row(clip_id, key, u, corpus, (u, u) if key in SPLIT_HALF_KEYS else None, signal) for key in ALL_KEYS]
 
 
 # ------------------------------------------------------------------------------------------ a job
@@ -179,9 +183,9 @@ def _mixture_rows(job: _Job, row: dict, overlap_out: list[dict]) -> list[dict]:
     rows: list[dict] = []
 
     r = job.guarded(clip, "mixing SNR", ("snr",), lambda: _stem_snr(job, row))
-    rows.append(_row(clip, "snr", r["snr"], corpus, "stem"))
+    rows.append(_row(clip, "snr", r["snr"], corpus))
     r = job.guarded(clip, "SRMR", ("srmr",), lambda: {"srmr": srmr(mix.x, mix.sr, fast=bool(params["srmr_fast"]))})
-    rows.append(_row(clip, "srmr", r["srmr"], corpus, "mixture"))
+    rows.append(_row(clip, "srmr", r["srmr"], corpus))
 
     def masked_f0() -> dict[str, Reading]:
         s1, s2 = job.signal(row, "s1_path"), job.signal(row, "s2_path")
@@ -196,20 +200,20 @@ def _mixture_rows(job: _Job, row: dict, overlap_out: list[dict]) -> list[dict]:
         return {"f0_mean": f0_mean, "f0_sd": f0_sd, "overlap_ratio": Reading(windows.fraction)}
 
     r = job.guarded(clip, "overlap windows and masked F0", ("f0_mean", "f0_sd", "overlap_ratio"), masked_f0)
-    rows += [_row(clip, k, r[k], corpus, "masked_mixture") for k in ("f0_mean", "f0_sd")]
+    rows += [_row(clip, k, r[k], corpus) for k in ("f0_mean", "f0_sd")]
     overlap_reading = r["overlap_ratio"]
 
     timing = job.guarded(clip, "timing on stem s1", ("speaking_rate", "articulation_rate", "pause_count", "pause_rate"),
                          lambda: job.signal(row, "s1_path").timing().as_dict())
-    rows += [_row(clip, k, timing[k], corpus, "stem") for k in ("speaking_rate", "pause_count", "pause_rate")]
+    rows += [_row(clip, k, timing[k], corpus) for k in ("speaking_rate", "pause_count", "pause_rate")]
     voice = job.guarded(clip, "Praat on stem s1", ("f0_mean", "f0_sd", "jitter", "shimmer", "hnr"),
                         lambda: _voice_readings(job.signal(row, "s1_path")))
     for k in SPLIT_HALF_KEYS:
         halves = _halves(lambda: job.signal(row, "s1_path"), k) if voice[k].defined else None
-        rows.append(_row(clip, k, voice[k], corpus, "stem", halves))
-    rows.append(_row(clip, "overlap_ratio", overlap_reading, corpus, "stem"))
-    rows.append(_row(clip, "articulation_rate", timing["articulation_rate"], corpus, "stem"))
-    rows.append(_row(clip, "duration", Reading(mix.duration), corpus, "mixture"))
+        rows.append(_row(clip, k, voice[k], corpus, halves))
+    rows.append(_row(clip, "overlap_ratio", overlap_reading, corpus))
+    rows.append(_row(clip, "articulation_rate", timing["articulation_rate"], corpus))
+    rows.append(_row(clip, "duration", Reading(mix.duration), corpus))
     return rows
 
 
@@ -224,24 +228,24 @@ def _single_signal_rows(job: _Job, row: dict, corpus: Corpus, signal: str) -> li
     rows: list[dict] = []
     if corpus is Corpus.TWIN:  # the mixing SNR of the parent mixture: a mixing parameter, read from its stems
         r = job.guarded(clip, "mixing SNR", ("snr",), lambda: _stem_snr(job, row))
-        rows.append(_row(clip, "snr", r["snr"], corpus, "stem"))
+        rows.append(_row(clip, "snr", r["snr"], corpus))
     else:
         r = job.guarded(clip, "dynamic-range SNR", ("snr",), lambda: {"snr": dynamic_range_snr(sig.x, sig.sr)})
-        rows.append(_row(clip, "snr", r["snr"], corpus, signal))
+        rows.append(_row(clip, "snr", r["snr"], corpus))
     r = job.guarded(clip, "SRMR", ("srmr",), lambda: {"srmr": srmr(sig.x, sig.sr, fast=bool(job.params["srmr_fast"]))})
-    rows.append(_row(clip, "srmr", r["srmr"], corpus, signal))
+    rows.append(_row(clip, "srmr", r["srmr"], corpus))
     timing = job.guarded(clip, "timing", ("speaking_rate", "articulation_rate", "pause_count", "pause_rate"), lambda: sig.timing().as_dict())
-    rows += [_row(clip, k, timing[k], corpus, signal) for k in ("speaking_rate", "pause_count", "pause_rate")]
+    rows += [_row(clip, k, timing[k], corpus) for k in ("speaking_rate", "pause_count", "pause_rate")]
     voice = job.guarded(clip, "Praat", ("f0_mean", "f0_sd", "jitter", "shimmer", "hnr"), lambda: _voice_readings(sig))
-    rows += [_row(clip, k, voice[k], corpus, signal) for k in ("f0_mean", "f0_sd")]
+    rows += [_row(clip, k, voice[k], corpus) for k in ("f0_mean", "f0_sd")]
     for k in SPLIT_HALF_KEYS:
-        rows.append(_row(clip, k, voice[k], corpus, signal, _halves(lambda: sig, k) if voice[k].defined else None))
+        rows.append(_row(clip, k, voice[k], corpus, _halves(lambda: sig, k) if voice[k].defined else None))
     if corpus is Corpus.TWIN:
-        rows.append(_row(clip, "overlap_ratio", Reading(0.0), corpus, signal))
+        rows.append(_row(clip, "overlap_ratio", Reading(0.0), corpus))
     else:
-        rows.append(_row(clip, "overlap_ratio", Reading.undefined("no separated stems for this clip: overlap windows cannot be read"), corpus, signal))
-    rows.append(_row(clip, "articulation_rate", timing["articulation_rate"], corpus, signal))
-    rows.append(_row(clip, "duration", Reading(sig.duration), corpus, signal))
+        rows.append(_row(clip, "overlap_ratio", Reading.undefined("no separated stems for this clip: overlap windows cannot be read"), corpus))
+    rows.append(_row(clip, "articulation_rate", timing["articulation_rate"], corpus))
+    rows.append(_row(clip, "duration", Reading(sig.duration), corpus))
     return rows
 
 

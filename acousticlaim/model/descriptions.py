@@ -35,32 +35,11 @@ DECLINE_SENTENCE = (
     "Two talkers overlap for most of this clip, so I do not state the pitch or the voice quality of either talker."
 )
 
-# Two phrasings of each sentence; ``{}`` is the value slot. Channel and timing sentences come first, then voice.
+# Two phrasings of each sentence, from the registry (the template's sentence, then the description's);
+# ``{}`` is the value slot. Channel and timing sentences come first, then voice.
 PHRASINGS: tuple[dict[str, str], ...] = (
-    {
-        "snr": "The SNR is {} dB.",
-        "srmr": "The SRMR is {}.",
-        "speaking_rate": "The speaking rate is {} syllables per second.",
-        "pause_count": "The recording contains {} pauses.",
-        "pause_rate": "The pause rate is {} per minute.",
-        "f0_mean": "The F0 mean is {} Hz.",
-        "f0_sd": "The F0 SD is {} Hz.",
-        "jitter": "The jitter is {} percent.",
-        "shimmer": "The shimmer is {} percent.",
-        "hnr": "The HNR is {} dB.",
-    },
-    {
-        "snr": "The signal-to-noise ratio is {} dB.",
-        "srmr": "The speech-to-reverberation modulation energy ratio is {}.",
-        "speaking_rate": "The speaking rate is {} syllables per second.",
-        "pause_count": "The number of pauses is {}.",
-        "pause_rate": "The pause rate is {} pauses per minute.",
-        "f0_mean": "The mean fundamental frequency is {} Hz.",
-        "f0_sd": "The fundamental frequency standard deviation is {} Hz.",
-        "jitter": "The jitter is {}%.",
-        "shimmer": "The shimmer is {}%.",
-        "hnr": "The harmonics-to-noise ratio is {} dB.",
-    },
+    {key: QUANTITIES[key].phrases.template for key in SCORED_KEYS},
+    {key: QUANTITIES[key].phrases.description for key in SCORED_KEYS},
 )
 N_PHRASINGS = len(PHRASINGS)
 NON_VOICE_KEYS: tuple[str, ...] = tuple(k for k in SCORED_KEYS if k not in VOICE_KEYS)

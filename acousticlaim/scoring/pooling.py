@@ -65,7 +65,9 @@ def in_canonical_unit(claims: pd.DataFrame) -> pd.Series:
         return (claims["unit"].astype(str) == canonical.astype(str)) | claims["unit"].isna()
     if "unit_text" in claims.columns:
         written = claims["unit_text"].astype(object).fillna("").astype(str).str.strip().str.lower()
-        return ~((claims["quantity"] == "shimmer") & (written == "db"))
+        kept = [any(u.lower() == w for u in QUANTITIES[q].extra_units) if q in QUANTITIES else False
+                for q, w in zip(claims["quantity"], written)]
+        return ~pd.Series(kept, index=claims.index, dtype=bool)
     return pd.Series(True, index=claims.index)
 
 

@@ -23,13 +23,12 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from acousticlaim.quantities import QUANTITIES, SPLIT_HALF_KEYS, Corpus, Tier
+from acousticlaim.quantities import QUANTITIES, Corpus, Tier, split_half_keys, table_order
 
 from . import marks, stats
 from .cells import score_cell
 from .config import ScoringConfig
 from .pooling import check_columns
-from .table2 import TABLE_ORDER
 
 PREDICTION_COLUMNS = ("system", "train_seed", "clip_id", "split", "kind", "quantity", "value")
 TABLE1_COLUMNS = (
@@ -101,7 +100,7 @@ def table1_frame(predictions: pd.DataFrame, references: pd.DataFrame, config: Sc
     ridge_seeds = sorted(set(ridge["train_seed"]))
 
     rows = []
-    for quantity in TABLE_ORDER:
+    for quantity in table_order():
         q = QUANTITIES[quantity]
         on_twins = quantity in config.table1_twin_rows
         kind = "twin" if on_twins else "mixture"
@@ -138,7 +137,7 @@ def table1_frame(predictions: pd.DataFrame, references: pd.DataFrame, config: Sc
         ridge_agg = _aggregate(ridge_cells, config) if ridge_cells else {
             "rho": None, "sd": None, "seeds_ranked": 0, "nmae": None, "within": None, "mark": marks.DASH}
         half = {"half_rho": None, "stepped_up": None, "cap": None}
-        if quantity in SPLIT_HALF_KEYS and {"half1", "half2"} <= set(refs.columns):
+        if quantity in split_half_keys() and {"half1", "half2"} <= set(refs.columns):
             split = stats.split_half_reliability(refs.loc[mask, "half1"].to_numpy(float),
                                                  refs.loc[mask, "half2"].to_numpy(float))
             half = {"half_rho": split.half_rho, "stepped_up": split.stepped_up, "cap": split.cap}
@@ -174,9 +173,6 @@ def _num(value, form="{:+.3f}") -> str:
 
 _TIER_NAMES = {Tier.EXACT.value: "Exact", Tier.MEASURABLE.value: "Measurable", Tier.STEM_ONLY.value: "Stem-only",
                Tier.MASKED.value: "Masked" + marks.MASKED, Tier.EXCLUDED.value: "excl"}
-_ROW_NAMES = {"srmr": "SRMR", "snr": "SNR", "speaking_rate": "Speaking rate", "pause_count": "Pause count",
-              "pause_rate": "Pause rate", "f0_mean": "F0 mean", "f0_sd": "F0 s.d.", "jitter": "Jitter",
-              "shimmer": "Shimmer", "hnr": "HNR"}
 
 
 def render_table1(table: pd.DataFrame | None, config: ScoringConfig) -> str:
@@ -188,7 +184,7 @@ def render_table1(table: pd.DataFrame | None, config: ScoringConfig) -> str:
     lines.append("| Quantity | Tier | Stated | ρ ours | ρ ridge | nMAE ours | nMAE ridge | within-speaker ours | within-speaker ridge | cap |")
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in t.itertuples(index=False):
-        name = _ROW_NAMES[r.quantity] + (marks.TWIN_ROW if r.read_on == "twins" else "")
+        name = QUANTITIES[r.quantity].label + (marks.TWIN_ROW if r.read_on == "twins" else "")
         lines.append(
             f"| {name} | {_TIER_NAMES[r.tier]} | {_num(r.stated, '{:.2f}')} | {_rho_sd(r.ours_rho, r.ours_sd, r.ours_seeds_ranked, r.ours_mark)} | "
             f"{_rho_sd(r.ridge_rho, r.ridge_sd, r.ridge_seeds_ranked, r.ridge_mark)} | {marks.nmae_text(r.ours_nmae)} | {marks.nmae_text(r.ridge_nmae)} | "
@@ -208,13 +204,13 @@ def render_table1(table: pd.DataFrame | None, config: ScoringConfig) -> str:
     )]
     reliab = t[t["half_rho"].notna()]
     if len(reliab):
-        parts = [f"{_ROW_NAMES[r.quantity]} {r.half_rho:.2f} → {r.stepped_up:.2f} → cap {r.cap:.2f}"
+        parts = [f"{QUANTITIES[r.quantity].label} {r.half_rho:.2f} → {r.stepped_up:.2f} → cap {r.cap:.2f}"
                  for r in reliab.itertuples(index=False) if r.cap is not None]
         lines.append("")
         lines.append("Split-half reliability (two half-stem readings, Spearman–Brown 2r/(1+r), cap √): " + "; ".join(parts) + ".")
         over = t[t["over_cap"].astype(bool)]
         for r in over.itertuples(index=False):
-            lines.append(f"{_ROW_NAMES[r.quantity]}'s {marks.signed(r.ours_rho)} exceeds its cap {r.cap:.2f}"
+            lines.append(f"{QUANTITIES[r.quantity].label}'s {marks.signed(r.ours_rho)} exceeds its cap {r.cap:.2f}"
                          + (f"; its within-speaker ρ is {marks.signed(r.ours_within)}." if r.ours_within is not None else "."))
     lines.append("")
     return "\n".join(lines)

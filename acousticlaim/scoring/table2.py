@@ -15,19 +15,15 @@ import math
 
 import pandas as pd
 
-from acousticlaim.quantities import SCORED_KEYS, Corpus
+from acousticlaim.quantities import QUANTITIES, Corpus, table_order
 
 from . import marks
 from .cells import cell_counts, excluded_quantities
 from .config import ScoringConfig
 from .stats import mean_sd
 
-# The order both tables print the ten scored quantities in (the paper's), and their column headings.
-TABLE_ORDER = ("srmr", "snr", "speaking_rate", "pause_count", "pause_rate", "f0_mean", "f0_sd", "jitter", "shimmer", "hnr")
-HEADINGS = {"srmr": "SRMR", "snr": "SNR", "speaking_rate": "Sp. rate", "pause_count": "P. count",
-            "pause_rate": "P. rate", "f0_mean": "F0 mean", "f0_sd": "F0 s.d.", "jitter": "Jitter",
-            "shimmer": "Shimmer", "hnr": "HNR"}
-assert set(TABLE_ORDER) == set(SCORED_KEYS), "Table order must name exactly the registry's scored quantities"
+# The order both tables print the scored quantities in (the paper's) and Table 2's column headings are
+# the registry's (``Quantity.table_order``, ``Quantity.heading``).
 
 MAX_LISTED = 12  # cells over the bar listed under each corpus block
 PANEL_CORPORA = (Corpus.LIBRIMIX.value, Corpus.AMI.value)
@@ -56,7 +52,7 @@ def panel_grid(cells: pd.DataFrame, config: ScoringConfig) -> tuple[pd.DataFrame
             tally = cell_counts(own, config)
             counts.append({"corpus": corpus, "system": system, "over_bar": tally["over_bar"],
                            "cells": tally["cells"], "ranked": tally["ranked"]})
-            for quantity in TABLE_ORDER:
+            for quantity in table_order():
                 entry = {"corpus": corpus, "system": system, "quantity": quantity}
                 if quantity in excluded:
                     entries.append({**entry, "marks": marks.EXCLUDED, "text": marks.EXCLUDED})
@@ -87,7 +83,7 @@ def our_row(seed_cells: pd.DataFrame, config: ScoringConfig) -> pd.DataFrame:
     for corpus in [c for c in PANEL_CORPORA if c in seeds_per_corpus.index]:
         here = mine[mine["corpus"] == corpus]
         seeds_run = int(seeds_per_corpus[corpus])
-        for quantity in TABLE_ORDER:
+        for quantity in table_order():
             entry = {"corpus": corpus, "system": config.reference_system, "quantity": quantity,
                      "seeds_run": seeds_run}
             if quantity in excluded_quantities(corpus):
@@ -146,8 +142,9 @@ def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfi
         seeds = (sampling_seeds or {}).get(corpus)
         lines.append(f"## {CORPUS_NAMES[corpus]}" + (f" ({seeds} sampling seed{'s' if seeds != 1 else ''} pooled by clip)" if seeds else ""))
         lines.append("")
-        lines.append("| System | " + " | ".join(HEADINGS[q] for q in TABLE_ORDER) + f" | > {config.bar:g} |")
-        lines.append("|---|" + "---:|" * len(TABLE_ORDER) + "---:|")
+        order = table_order()
+        lines.append("| System | " + " | ".join(QUANTITIES[q].heading for q in order) + f" | > {config.bar:g} |")
+        lines.append("|---|" + "---:|" * len(order) + "---:|")
         for system, rows in block.groupby("system", sort=False):
             texts = dict(zip(rows["quantity"], rows["text"]))
             if system == config.reference_system:
@@ -155,7 +152,7 @@ def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfi
             else:
                 first = rows.iloc[0]
                 count = f"{int(first['over_bar'])}/{int(first['cells'])}"
-            lines.append(f"| {system} | " + " | ".join(texts[q] for q in TABLE_ORDER) + f" | {count} |")
+            lines.append(f"| {system} | " + " | ".join(texts[q] for q in order) + f" | {count} |")
         lines.append("")
         lines.append(
             f"{CORPUS_NAMES[corpus]}: {tally['cells']} cells at n ≥ {config.n_min}, {tally['ranked']} ranked, "
