@@ -89,6 +89,7 @@ class Quantity:
     voice: bool = False  # a voice quantity: declined on high-overlap clips by the reference system
     split_half: bool = False  # read on Praat's half-stem readings too (split-half reliability)
     extra_units: tuple[str, ...] = ()  # units kept as stated and never scored against ``unit`` (shimmer in dB)
+    reader: str = ""  # the reader of acousticlaim.instruments.readers that reads it (snr, srmr, timing, voice, …)
 
     def tier(self, corpus: Corpus | str) -> Tier | None:
         """The tier of this quantity on ``corpus`` (``None`` for unscored quantities)."""
@@ -121,6 +122,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         phrases=Phrases("The SNR is {} dB.", "The SNR could not be measured.", "the signal-to-noise ratio is {} dB",
                         "signal-to-noise ratio {} dB", "signal-to-noise ratio",
                         "a signal-to-noise ratio of about {} dB", "The signal-to-noise ratio is {} dB."),
+        reader="snr",
     ),
     Quantity(
         "srmr", "speech-to-reverberation modulation energy ratio", "ratio", True,
@@ -132,6 +134,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
                         "the speech-to-reverberation modulation energy ratio is {}", "SRMR {}", "SRMR",
                         "a speech-to-reverberation modulation energy ratio of {}",
                         "The speech-to-reverberation modulation energy ratio is {}."),
+        reader="srmr",
     ),
     Quantity(
         "speaking_rate", "speaking rate", "syllables/s", True,
@@ -144,6 +147,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
                         "the speaking rate is {} syllables per second", "speaking rate {} syllables per second",
                         "speaking rate", "at {} syllables per second",
                         "The speaking rate is {} syllables per second."),
+        reader="timing",
     ),
     Quantity(
         "pause_count", "number of pauses", "count", True,
@@ -156,6 +160,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         phrases=Phrases("The recording contains {} pauses.", "The number of pauses could not be measured.",
                         "the number of pauses is {}", "{} pauses", "number of pauses", "with {} pauses",
                         "The number of pauses is {}."),
+        reader="timing",
     ),
     Quantity(
         "pause_rate", "pause rate", "pauses/min", True,
@@ -167,6 +172,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         phrases=Phrases("The pause rate is {} per minute.", "The pause rate could not be measured.",
                         "the pause rate is {} per minute", "pause rate {} per minute", "pause rate",
                         "a pause rate of {} per minute", "The pause rate is {} pauses per minute."),
+        reader="timing",
     ),
     Quantity(
         "f0_mean", "mean fundamental frequency", "Hz", True,
@@ -178,6 +184,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         phrases=Phrases("The F0 mean is {} Hz.", "The F0 mean could not be measured.",
                         "the fundamental frequency mean is {} Hz", "mean F0 {} Hz", "mean F0",
                         "a mean fundamental frequency of {} Hz", "The mean fundamental frequency is {} Hz."),
+        reader="voice",
     ),
     Quantity(
         "f0_sd", "F0 standard deviation", "Hz", True,
@@ -190,6 +197,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
                         "the fundamental frequency standard deviation is {} Hz", "F0 standard deviation {} Hz",
                         "F0 standard deviation", "an F0 standard deviation of {} Hz",
                         "The fundamental frequency standard deviation is {} Hz."),
+        reader="voice",
     ),
     Quantity(
         "jitter", "jitter (local)", "%", True,
@@ -200,6 +208,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         prompt_order=7, table_order=7, free_group="voice", voice=True, split_half=True,
         phrases=Phrases("The jitter is {} percent.", "The jitter could not be measured.", "the jitter is {} percent",
                         "jitter {} percent", "jitter", "jitter of {} percent", "The jitter is {}%."),
+        reader="voice",
     ),
     Quantity(
         "shimmer", "shimmer (local)", "%", True,
@@ -211,6 +220,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         phrases=Phrases("The shimmer is {} percent.", "The shimmer could not be measured.",
                         "the shimmer is {} percent", "shimmer {} percent", "shimmer", "shimmer of {} percent",
                         "The shimmer is {}%."),
+        reader="voice",
     ),
     Quantity(
         "hnr", "harmonics-to-noise ratio", "dB", True,
@@ -222,6 +232,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         phrases=Phrases("The HNR is {} dB.", "The HNR could not be measured.", "the harmonics-to-noise ratio is {} dB",
                         "HNR {} dB", "HNR", "a harmonics-to-noise ratio of {} dB",
                         "The harmonics-to-noise ratio is {} dB."),
+        reader="voice",
     ),
     Quantity(
         "overlap_ratio", "share of the clip where the talkers overlap", "fraction", False,
@@ -229,6 +240,7 @@ _QUANTITIES: tuple[Quantity, ...] = (
         {},
         {"librimix": "overlap_ratio", "ami": "overlap_ratio"},
         signals={Corpus.LIBRIMIX: "stem"},
+        reader="overlap",
     ),
     Quantity(
         "articulation_rate", "articulation rate", "syllables/s", False,
@@ -236,12 +248,14 @@ _QUANTITIES: tuple[Quantity, ...] = (
         {},
         {"librimix": "praat_articulation_rate_syl_sec", "ami": "praat_articulation_rate_syl_sec"},
         signals={Corpus.LIBRIMIX: "stem"},
+        reader="timing",
     ),
     Quantity(
         "duration", "duration of the recording", "s", False,
         "the clip's length",
         {},
         {"ami": "duration_sec"},
+        reader="duration",
     ),
 )
 
@@ -304,6 +318,8 @@ def _check_registry() -> None:
         if q.scored and (q.phrases is None or not q.label or not q.heading or q.prompt_order is None
                          or q.table_order is None or q.free_group not in FREE_GROUPS):
             raise ValueError(f"quantity {q.key!r} is scored but lacks phrases, labels, places or its free group")
+        if not q.reader:
+            raise ValueError(f"quantity {q.key!r} names no reader")
     for attr in ("prompt_order", "table_order"):
         places = [getattr(q, attr) for q in _QUANTITIES if q.scored]
         if len(set(places)) != len(places):

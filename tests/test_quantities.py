@@ -53,7 +53,7 @@ DUMMY = Q.Quantity(
     "breathiness", "breathiness index", "dB", True, "a made-up reader, for this test",
     {Q.Corpus.LIBRIMIX: Q.Tier.STEM_ONLY, Q.Corpus.TWIN: Q.Tier.EXACT, Q.Corpus.AMI: Q.Tier.EXACT},
     signals={Q.Corpus.LIBRIMIX: "stem"}, label="Breathiness", heading="Breath.", decimals=3,
-    prompt_order=10, table_order=10, free_group="voice", voice=True, extra_units=("%",),
+    prompt_order=10, table_order=10, free_group="voice", voice=True, extra_units=("%",), reader="breathiness",
     phrases=Q.Phrases("The breathiness is {} dB.", "The breathiness could not be measured.",
                       "the breathiness is {} dB", "breathiness {} dB", "breathiness", "a breathiness of {} dB",
                       "The breathiness index is {} dB."),
@@ -63,9 +63,16 @@ DUMMY = Q.Quantity(
 @pytest.fixture
 def dummy_quantity(monkeypatch):
     """The registry with one more scored quantity, for the length of a test."""
+    from acousticlaim.instruments import readers
+    from acousticlaim.instruments.reading import Reading
     from acousticlaim.scoring import cells
 
+    def read_breathiness(clip, signal):  # its reader: here the RMS level of the signal it is read on, in dB
+        sig = clip.signal(signal)
+        return {"breathiness": Reading(float(20 * np.log10(np.sqrt(np.mean(sig.x ** 2)))))}
+
     monkeypatch.setitem(Q.QUANTITIES, DUMMY.key, DUMMY)
+    monkeypatch.setitem(readers.READERS, "breathiness", read_breathiness)
     cells.scored_quantities.cache_clear()
     cells.excluded_quantities.cache_clear()
     yield DUMMY
@@ -125,3 +132,23 @@ def test_a_new_quantity_is_a_column_of_table2_and_a_row_of_table1(dummy_quantity
     row.update(quantity="breathiness", name=DUMMY.name, tier="stem_only", read_on="mixtures", readout="B", seeds=1,
                clips=40, ours_mark="–", ridge_mark="–")
     assert "| Breathiness | Stem-only |" in render_table1(pd.DataFrame([row]), ScoringConfig())
+
+
+def test_a_new_quantity_is_measured_and_read_on_its_signal(dummy_quantity):
+    from acousticlaim.instruments.measure import measure_waveform
+    from acousticlaim.instruments.readers import Signal, read_quantities
+
+    sr = 16000
+    t = np.arange(sr) / sr
+    x = 0.1 * np.sin(2 * np.pi * 150 * t)
+    readings = measure_waveform(x, sr)["readings"]
+    assert readings["breathiness"].value == pytest.approx(20 * np.log10(0.1 / np.sqrt(2)), abs=1e-6)
+
+    class TwoSignals:  # a mixture whose stem is quieter than the mixture: the registry's "stem" is read
+        params: dict = {}
+
+        def signal(self, name):
+            return Signal(x if name == "mixture" else 0.5 * x, sr)
+
+    got = read_quantities(TwoSignals(), "librimix", ["breathiness"], lambda what, keys, fn: fn())
+    assert got["breathiness"].value == pytest.approx(20 * np.log10(0.05 / np.sqrt(2)), abs=1e-6)

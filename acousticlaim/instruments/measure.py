@@ -20,12 +20,9 @@ import numpy as np
 from acousticlaim.audio import AudioError, load_audio
 from acousticlaim.instruments.contour import f0_contour_summary
 from acousticlaim.instruments.loudness import loudness_summary
-from acousticlaim.instruments.praat import PraatAnalysis, read_voice
+from acousticlaim.instruments.readers import Signal, read_quantities
 from acousticlaim.instruments.reading import Reading
-from acousticlaim.instruments.snr import dynamic_range_snr
-from acousticlaim.instruments.srmr import srmr
-from acousticlaim.instruments.timing import read_timing
-from acousticlaim.quantities import ALL_KEYS, get
+from acousticlaim.quantities import QUANTITIES, Corpus, get
 
 SNR_ON_FILE = "dynamic range: 10*log10 of the 90th over the 10th percentile of 25-ms frame energy (no stems)"
 F0_ON_FILE = "Praat To Pitch (ac) 75-500 Hz, {} over all voiced frames of the file (no stems, so no overlap windows)"
@@ -45,7 +42,7 @@ class FileMeasurement:
 
     def to_dict(self) -> dict[str, Any]:
         readings = {}
-        for key in ALL_KEYS:
+        for key in QUANTITIES:
             q = get(key)
             reading = self.readings[key]
             readings[key] = {
@@ -63,19 +60,33 @@ class FileMeasurement:
         return out
 
 
+class _FileClip:
+    """A file as the readers see it: every signal is the file itself (read as on an AMI channel)."""
+
+    def __init__(self, x: np.ndarray, sr: int, srmr_fast: bool):
+        self.file = Signal(x, sr, halves=False)
+        self.params = {"srmr_fast": srmr_fast}
+
+    def signal(self, name: str) -> Signal:
+        return self.file
+
+    def stems(self):
+        raise AudioError("file", "a single file has no stems")
+
+    def overlap_windows(self):
+        raise AudioError("file", "a single file has no stems")
+
+
+def _unguarded(what: str, keys: tuple[str, ...], fn) -> dict[str, Reading]:
+    return fn()
+
+
 def measure_waveform(x: np.ndarray, sr: int, *, srmr_fast: bool = True) -> dict[str, Any]:
-    """Readings, loudness and F0 contour of one mono waveform (decoded once, Praat objects built once)."""
-    analysis = PraatAnalysis(x, sr)
-    voice = read_voice(analysis)
-    timing = read_timing(x, sr)
-    readings: dict[str, Reading] = {
-        "snr": dynamic_range_snr(x, sr),
-        "srmr": srmr(x, sr, fast=srmr_fast),
-        **timing.as_dict(),
-        **voice.as_dict(),
-        "overlap_ratio": Reading.undefined("overlap needs the two talkers' separated stems; a single file has none"),
-        "duration": Reading(x.size / sr),
-    }
+    """Readings, loudness and F0 contour of one mono waveform (decoded once, Praat objects built once):
+    every quantity of the registry by its reader, on the file as on an AMI channel."""
+    clip = _FileClip(x, sr, srmr_fast)
+    readings = read_quantities(clip, Corpus.AMI, list(QUANTITIES), _unguarded)
+    analysis = clip.file.analysis
     try:
         times, f0 = analysis.pitch_track
         contour = f0_contour_summary(times, f0, x.size / sr)
@@ -90,6 +101,6 @@ def measure_file(path: str | os.PathLike, *, srmr_fast: bool = True) -> FileMeas
         x, sr = load_audio(path, allow_silent=True)
     except AudioError as exc:
         reason = f"audio unusable: {exc.reason}"
-        return FileMeasurement(str(path), {k: Reading.undefined(reason) for k in ALL_KEYS}, error=str(exc))
+        return FileMeasurement(str(path), {k: Reading.undefined(reason) for k in QUANTITIES}, error=str(exc))
     result = measure_waveform(x, sr, srmr_fast=srmr_fast)
     return FileMeasurement(str(path), result["readings"], x.size / sr, result["loudness"], result["f0_contour"])

@@ -12,20 +12,11 @@
 * ``half1``/``half2`` are the readings on the first and second half of the stem for jitter, shimmer
   and HNR (split-half reliability), else NaN.
 
-Where each reference is read (``SPEC.md`` §1):
-
-=====================  ==========================  ======================  ==============
-quantity               Libri2Mix-style mixture     clean twin              AMI clip
-=====================  ==========================  ======================  ==============
-snr                    stems: s1+s2 vs noise       the parent's stems      channel (excluded)
-srmr                   mixture                     twin                    channel
-speaking/pause timing  stem s1                     twin                    channel (pauses excluded)
-f0_mean, f0_sd         mixture outside overlap     twin                    channel
-jitter, shimmer, hnr   stem s1 (+ halves)          twin (+ halves)         channel (+ halves)
-overlap_ratio          Silero VAD on s1 and s2     0 (one talker)          undefined (no stems)
-articulation_rate      stem s1                     twin                    channel
-duration               mixture                     twin                    channel
-=====================  ==========================  ======================  ==============
+Where each reference is read is the registry's (``Quantity.signal`` per corpus condition and
+``Quantity.reader``, ``SPEC.md`` §1; :mod:`acousticlaim.instruments.readers` reads them): a mixture's SNR
+from its stems, its SRMR on the mixture, F0 outside the overlap windows, timing, jitter, shimmer and HNR
+(with the two half-stem readings) on the target stem ``s1``; a twin and an AMI clip read everything on
+their own audio (the twin's SNR from its parent's stems; AMI's SNR and pauses are excluded).
 
 The twin's audio is the mixture's stem ``s1``; a job holds a mixture and its twin, so that stem is
 decoded once and its Praat objects and timing are built once for both clips.
@@ -50,12 +41,9 @@ from acousticlaim.corpus.manifest import read_manifest, resolve_path
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.instruments.overlap import overlap_windows
-from acousticlaim.instruments.praat import PraatAnalysis, VoiceReadings, read_f0, read_voice
+from acousticlaim.instruments.readers import Signal, read_quantities
 from acousticlaim.instruments.reading import Reading
 from acousticlaim.instruments.settings import ReferencesSettings
-from acousticlaim.instruments.snr import dynamic_range_snr, mixing_snr
-from acousticlaim.instruments.srmr import srmr
-from acousticlaim.instruments.timing import TimingReadings, read_timing
 from acousticlaim.io import write_json, write_parquet
 from acousticlaim.params import settings_from
 from acousticlaim.quantities import ALL_KEYS, SPLIT_HALF_KEYS, Corpus, get
@@ -96,69 +84,74 @@ def undefined_rows(clip_id: str, corpus: Corpus, signal: str, reason: str) -> li
 
 # ------------------------------------------------------------------------------------------ a job
 
-@dataclass
-class _Signal:
-    """One decoded waveform with its Praat objects, voice readings and timing, each built once."""
-
-    x: np.ndarray
-    sr: int
-
-    def __post_init__(self) -> None:
-        self.analysis = PraatAnalysis(self.x, self.sr)
-        self._voice: VoiceReadings | None = None
-        self._timing: TimingReadings | None = None
-
-    @property
-    def duration(self) -> float:
-        return self.x.size / self.sr
-
-    def voice(self) -> VoiceReadings:
-        if self._voice is None:
-            self._voice = read_voice(self.analysis, halves=True)
-        return self._voice
-
-    def timing(self) -> TimingReadings:
-        if self._timing is None:
-            self._timing = read_timing(self.x, self.sr)
-        return self._timing
-
-
 class _Job:
     """The decoded signals of one job, keyed by file, and the failures met along the way."""
 
     def __init__(self, manifest_dir: str, params: dict):
         self.manifest_dir = Path(manifest_dir)
         self.params = params
-        self.signals: dict[Path, _Signal] = {}
+        self.signals: dict[Path, Signal] = {}
         self.failures: list[Failure] = []
 
-    def signal(self, row: dict, column: str) -> _Signal:
+    def signal(self, row: dict, column: str) -> Signal:
         path = resolve_path(self.manifest_dir, row.get(column))
         if path is None:
             raise AudioError(row["clip_id"], f"the manifest gives no {column}")
         if path not in self.signals:
             # silence is left to the instruments, which explain what it leaves undefined
             x, sr = load_audio(path, allow_silent=True)
-            self.signals[path] = _Signal(x, sr)
+            self.signals[path] = Signal(x, sr)
         return self.signals[path]
 
     def guarded(self, clip_id: str, what: str, keys: tuple[str, ...], fn: Callable[[], dict[str, Reading]]) -> dict[str, Reading]:
-        """Run an instrument; an unexpected error is a recorded failure and undefined readings."""
+        """Run an instrument; an unexpected error is a recorded failure (once per reason) and undefined readings."""
         try:
             return fn()
         except AudioError as exc:
             reason = f"{what}: {exc}"
         except Exception as exc:  # noqa: BLE001 - a bug or a library error never stops the stage
             reason = f"{what} raised {type(exc).__name__}: {' '.join(str(exc).split())}"
-        self.failures.append(Failure(clip_id, STAGE, reason))
+        failure = Failure(clip_id, STAGE, reason)
+        if failure not in self.failures:  # two readers sharing a failed step record it once
+            self.failures.append(failure)
         return {k: Reading.undefined(reason) for k in keys}
 
 
-def _voice_readings(sig: _Signal) -> dict[str, Reading]:
-    return sig.voice().as_dict()
+# The manifest column each signal of a clip is decoded from.
+_SIGNAL_COLUMNS = {"mixture": "audio_path", "twin": "audio_path", "channel": "audio_path",
+                   "masked_mixture": "audio_path", "stem": "s1_path"}
 
 
-def _halves(sig: Callable[[], _Signal], key: str) -> tuple[Reading, Reading] | None:
+class _ManifestClip:
+    """One manifest row as the readers see it (:class:`acousticlaim.instruments.readers.Clip`)."""
+
+    def __init__(self, job: _Job, row: dict, overlap_out: list[dict]):
+        self.job, self.row, self.params, self.overlap_out = job, row, job.params, overlap_out
+        self._windows: tuple[float, list] | None = None
+
+    def signal(self, name: str) -> Signal:
+        return self.job.signal(self.row, _SIGNAL_COLUMNS[name])
+
+    def stems(self) -> tuple[Signal, Signal, Signal]:
+        return tuple(self.job.signal(self.row, c) for c in ("s1_path", "s2_path", "noise_path"))  # type: ignore[return-value]
+
+    def overlap_windows(self) -> tuple[float, list]:
+        if self._windows is None:
+            row, params = self.row, self.params
+            s1, s2 = self.job.signal(row, "s1_path"), self.job.signal(row, "s2_path")
+            windows = overlap_windows(s1.x, s2.x, s1.sr, min_overlap_s=float(params["min_overlap_s"]),
+                                      vad=params.get("vad"))
+            self.overlap_out.append({
+                "clip_id": row["clip_id"], "split": row.get("split"),
+                "manifest_overlap_fraction": float(row["overlap_fraction"]) if row.get("overlap_fraction") is not None else math.nan,
+                "vad_overlap_fraction": windows.fraction, "n_windows": len(windows.windows),
+                "overlap_windows": ";".join(f"{int(round(a * s1.sr))}-{int(round(b * s1.sr))}" for a, b in windows.windows),
+            })
+            self._windows = (windows.fraction, windows.windows)
+        return self._windows
+
+
+def _halves(sig: Callable[[], Signal], key: str) -> tuple[Reading, Reading] | None:
     """The half readings of ``key`` (None when they cannot be had: the full reading says why)."""
     try:
         return sig().voice().halves.get(key)
@@ -166,98 +159,36 @@ def _halves(sig: Callable[[], _Signal], key: str) -> tuple[Reading, Reading] | N
         return None
 
 
-def _stem_snr(job: _Job, row: dict) -> dict[str, Reading]:
-    s1, s2, noise = (job.signal(row, c) for c in ("s1_path", "s2_path", "noise_path"))
-    return {"snr": mixing_snr([s1.x, s2.x], noise.x)}
-
-
-def _mixture_rows(job: _Job, row: dict, overlap_out: list[dict]) -> list[dict]:
-    clip = row["clip_id"]
-    corpus = Corpus.LIBRIMIX
+def _clip_rows(job: _Job, row: dict, corpus: Corpus, own_signal: str, overlap_out: list[dict]) -> list[dict]:
+    """Every quantity of one clip, each read by its registry reader on its registry signal for ``corpus``."""
+    clip_id = row["clip_id"]
     try:
-        mix = job.signal(row, "audio_path")
+        job.signal(row, "audio_path")
     except AudioError as exc:
-        job.failures.append(Failure(clip, STAGE, str(exc)))
-        return undefined_rows(clip, corpus, "mixture", f"mixture audio unusable: {exc.reason}")
-    params = job.params
-    rows: list[dict] = []
-
-    r = job.guarded(clip, "mixing SNR", ("snr",), lambda: _stem_snr(job, row))
-    rows.append(_row(clip, "snr", r["snr"], corpus))
-    r = job.guarded(clip, "SRMR", ("srmr",), lambda: {"srmr": srmr(mix.x, mix.sr, fast=bool(params["srmr_fast"]))})
-    rows.append(_row(clip, "srmr", r["srmr"], corpus))
-
-    def masked_f0() -> dict[str, Reading]:
-        s1, s2 = job.signal(row, "s1_path"), job.signal(row, "s2_path")
-        windows = overlap_windows(s1.x, s2.x, s1.sr, min_overlap_s=float(params["min_overlap_s"]), vad=params.get("vad"))
-        overlap_out.append({
-            "clip_id": clip, "split": row.get("split"),
-            "manifest_overlap_fraction": float(row["overlap_fraction"]) if row.get("overlap_fraction") is not None else math.nan,
-            "vad_overlap_fraction": windows.fraction, "n_windows": len(windows.windows),
-            "overlap_windows": ";".join(f"{int(round(a * s1.sr))}-{int(round(b * s1.sr))}" for a, b in windows.windows),
-        })
-        f0_mean, f0_sd = read_f0(mix.analysis, windows.windows)
-        return {"f0_mean": f0_mean, "f0_sd": f0_sd, "overlap_ratio": Reading(windows.fraction)}
-
-    r = job.guarded(clip, "overlap windows and masked F0", ("f0_mean", "f0_sd", "overlap_ratio"), masked_f0)
-    rows += [_row(clip, k, r[k], corpus) for k in ("f0_mean", "f0_sd")]
-    overlap_reading = r["overlap_ratio"]
-
-    timing = job.guarded(clip, "timing on stem s1", ("speaking_rate", "articulation_rate", "pause_count", "pause_rate"),
-                         lambda: job.signal(row, "s1_path").timing().as_dict())
-    rows += [_row(clip, k, timing[k], corpus) for k in ("speaking_rate", "pause_count", "pause_rate")]
-    voice = job.guarded(clip, "Praat on stem s1", ("f0_mean", "f0_sd", "jitter", "shimmer", "hnr"),
-                        lambda: _voice_readings(job.signal(row, "s1_path")))
-    for k in SPLIT_HALF_KEYS:
-        halves = _halves(lambda: job.signal(row, "s1_path"), k) if voice[k].defined else None
-        rows.append(_row(clip, k, voice[k], corpus, halves))
-    rows.append(_row(clip, "overlap_ratio", overlap_reading, corpus))
-    rows.append(_row(clip, "articulation_rate", timing["articulation_rate"], corpus))
-    rows.append(_row(clip, "duration", Reading(mix.duration), corpus))
+        job.failures.append(Failure(clip_id, STAGE, str(exc)))
+        what = "mixture audio" if corpus is Corpus.LIBRIMIX else "audio"
+        return undefined_rows(clip_id, corpus, own_signal, f"{what} unusable: {exc.reason}")
+    clip = _ManifestClip(job, row, overlap_out)
+    readings = read_quantities(clip, corpus, ALL_KEYS, lambda what, keys, fn: job.guarded(clip_id, what, keys, fn))
+    rows = []
+    for key in ALL_KEYS:
+        q = get(key)
+        halves = None
+        if q.split_half and readings[key].defined:
+            halves = _halves(lambda: clip.signal(q.signal(corpus)), key)
+        rows.append(_row(clip_id, key, readings[key], corpus, halves))
     return rows
 
 
-def _single_signal_rows(job: _Job, row: dict, corpus: Corpus, signal: str) -> list[dict]:
-    """A twin or an AMI clip: every reference on the clip's own audio."""
-    clip = row["clip_id"]
-    try:
-        sig = job.signal(row, "audio_path")
-    except AudioError as exc:
-        job.failures.append(Failure(clip, STAGE, str(exc)))
-        return undefined_rows(clip, corpus, signal, f"audio unusable: {exc.reason}")
-    rows: list[dict] = []
-    if corpus is Corpus.TWIN:  # the mixing SNR of the parent mixture: a mixing parameter, read from its stems
-        r = job.guarded(clip, "mixing SNR", ("snr",), lambda: _stem_snr(job, row))
-        rows.append(_row(clip, "snr", r["snr"], corpus))
-    else:
-        r = job.guarded(clip, "dynamic-range SNR", ("snr",), lambda: {"snr": dynamic_range_snr(sig.x, sig.sr)})
-        rows.append(_row(clip, "snr", r["snr"], corpus))
-    r = job.guarded(clip, "SRMR", ("srmr",), lambda: {"srmr": srmr(sig.x, sig.sr, fast=bool(job.params["srmr_fast"]))})
-    rows.append(_row(clip, "srmr", r["srmr"], corpus))
-    timing = job.guarded(clip, "timing", ("speaking_rate", "articulation_rate", "pause_count", "pause_rate"), lambda: sig.timing().as_dict())
-    rows += [_row(clip, k, timing[k], corpus) for k in ("speaking_rate", "pause_count", "pause_rate")]
-    voice = job.guarded(clip, "Praat", ("f0_mean", "f0_sd", "jitter", "shimmer", "hnr"), lambda: _voice_readings(sig))
-    rows += [_row(clip, k, voice[k], corpus) for k in ("f0_mean", "f0_sd")]
-    for k in SPLIT_HALF_KEYS:
-        rows.append(_row(clip, k, voice[k], corpus, _halves(lambda: sig, k) if voice[k].defined else None))
-    if corpus is Corpus.TWIN:
-        rows.append(_row(clip, "overlap_ratio", Reading(0.0), corpus))
-    else:
-        rows.append(_row(clip, "overlap_ratio", Reading.undefined("no separated stems for this clip: overlap windows cannot be read"), corpus))
-    rows.append(_row(clip, "articulation_rate", timing["articulation_rate"], corpus))
-    rows.append(_row(clip, "duration", Reading(sig.duration), corpus))
-    return rows
-
-
-def _clip_condition(row: dict) -> tuple[str, Corpus, str]:
-    """(kind of reading, registry corpus condition, signal name) of a manifest row."""
+def _clip_condition(row: dict) -> tuple[Corpus, str]:
+    """(registry corpus condition, the clip's own signal) of a manifest row."""
     kind, corpus = row.get("kind"), row.get("corpus")
     if corpus == "ami" or kind == "clip":
-        return "single", Corpus.AMI, "channel"
+        return Corpus.AMI, "channel"
     if kind == "twin":
-        return "single", Corpus.TWIN, "twin"
+        return Corpus.TWIN, "twin"
     if kind == "mixture":
-        return "mixture", Corpus.LIBRIMIX, "mixture"
+        return Corpus.LIBRIMIX, "mixture"
     raise ValueError(f"clip {row.get('clip_id')!r}: unknown kind {kind!r} for corpus {corpus!r}")
 
 
@@ -281,11 +212,8 @@ def reference_job(job: dict) -> dict:
     for clip in job["clips"]:
         corpus, signal = Corpus.LIBRIMIX, "mixture"
         try:
-            reading, corpus, signal = _clip_condition(clip)
-            if reading == "mixture":
-                rows += _mixture_rows(state, clip, overlap)
-            else:
-                rows += _single_signal_rows(state, clip, corpus, signal)
+            corpus, signal = _clip_condition(clip)
+            rows += _clip_rows(state, clip, corpus, signal, overlap)
         except Exception as exc:  # noqa: BLE001 - recorded, never a crash of the stage
             reason = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
             state.failures.append(Failure(str(clip.get("clip_id")), STAGE, reason))
