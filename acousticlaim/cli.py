@@ -224,9 +224,12 @@ def compare_references_cmd(
     clips = agreement.clips
     console.print(f"clips: {clips['ours']} ours, {clips['released']} released, {clips['common']} in both")
     table = Table("quantity", "n", "Spearman ρ", "median rel. diff", "median |rel. diff|")
+    def number(value: float, fmt: str) -> str:
+        return "–" if value != value else format(value, fmt)  # NaN: too few pairs
+
     for row in agreement.table.itertuples(index=False):
-        rho = "–" if row.spearman_rho != row.spearman_rho else f"{row.spearman_rho:.3f}"
-        table.add_row(row.quantity, str(row.n), rho, f"{row.median_rel_diff:+.3f}", f"{row.median_abs_rel_diff:.3f}")
+        table.add_row(row.quantity, str(row.n), number(row.spearman_rho, ".3f"), number(row.median_rel_diff, "+.3f"),
+                      number(row.median_abs_rel_diff, ".3f"))
     console.print(table)
     write_csv(out / "agreement.csv", agreement.table)
     records = agreement.table.astype(object).where(agreement.table.notna(), None).to_dict(orient="records")
