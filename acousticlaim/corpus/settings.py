@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from acousticlaim.audio import TARGET_SR
+from acousticlaim.corpus.ami import CUTS as AMI_CUTS
 from acousticlaim.params import param
 
 SOURCES = ("synthetic", "librispeech", "libri2mix", "ami")
@@ -52,12 +53,17 @@ class CorpusSettings:
     libri2mix_metadata: str | dict | None = None  # a CSV, or split → CSV
     libri2mix_root: str | None = None
     libri2mix_split: Literal["train", "test"] = "test"  # the split of a single metadata CSV
-    ami_dir: str | None = None
-    ami_clip_s: float = param(10.0, gt=0)
+    ami_dir: str | None = None  # distant-microphone recordings <meeting>.Array1-01.wav
+    ami_annotations_dir: str | None = None  # AMI manual annotations (segments/, corpusResources/meetings.xml)
+    ami_cut: str = param("segments", choices=AMI_CUTS)  # one clip per speaker segment, or consecutive windows
+    ami_segment_s: tuple[float, float] = param((3.0, 12.0), gt=0)  # speaker segments kept, shortest and longest
+    ami_clip_s: float = param(10.0, gt=0)  # window length when ami_cut is windows
+    ami_max_clips: int | None = param(None, ge=1)  # keep only the first n clips (null: all)
+    ami_meetings: tuple[str, ...] | None = None  # meetings cut (null: every meeting found)
 
     def __post_init__(self) -> None:
-        for name in ("snr_db", "ttr_db", "speech_level_dbfs", "rt60_s"):
+        for name in ("snr_db", "ttr_db", "speech_level_dbfs", "rt60_s", "ami_segment_s"):
             _ordered(name, getattr(self, name))
-        needs = {"librispeech": "librispeech_dir", "libri2mix": "libri2mix_metadata", "ami": "ami_dir"}
+        needs = {"librispeech": "librispeech_dir", "libri2mix": "libri2mix_metadata"}  # AMI: checked where it is cut
         if self.source in needs and not getattr(self, needs[self.source]):
             raise ValueError(f"source {self.source!r} needs {needs[self.source]} (a path; nothing is downloaded)")
