@@ -1,7 +1,6 @@
 """AMI clips cut as the release cuts them: speaker segments, the speaker in the id and the manifest;
 the consecutive-window cut; the release's meetings and bounds; clear errors on bad annotations."""
 
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,9 +13,10 @@ from acousticlaim.corpus.build import build_corpus
 from acousticlaim.corpus.manifest import read_manifest, resolve_path
 from tests.ami_fixtures import KEPT_IDS, MEETING, PAST_END_ID, SPEAKERS, SR, ami_params, write_ami_fixture
 from tests.corpus_fixtures import ROOT, tiny_corpus_params
+from tests.shared_data import missing_reason, shared_data_path
 
 SERIAL = {"kind": "local", "workers": 1}
-RELEASE_AMI = Path("/work/shared/data/release/references/ami_test.csv")
+RELEASE_AMI = shared_data_path("release", "references", "ami_test.csv")
 
 
 @pytest.fixture()
@@ -80,7 +80,7 @@ def test_clip_ids_round_trip_in_the_release_form():
         ami.parse_clip_id("AMI_EN2002a_sdm_0000000_0001000")
 
 
-@pytest.mark.skipif(not RELEASE_AMI.exists(), reason="the released data folder ../shared/data is not on this machine")
+@pytest.mark.skipif(RELEASE_AMI is None, reason=missing_reason("release", "references", "ami_test.csv"))
 def test_params_state_the_release_meetings_and_bounds():
     cut = ami.release_cut(RELEASE_AMI)
     assert cut["clips"] == 3654 and len(cut["meetings"]) == 16 and len(cut["speakers"]) == 16

@@ -1,4 +1,4 @@
-"""The five elicitation rungs (seed ``000_…``, §Elicitation), the one place they are defined.
+"""The five elicitation rungs (the project's paper, §Elicitation), the one place they are defined.
 
 A system is asked for the acoustic quantities of a recording five ways, from a free description up to
 a worked example. The wording is the authors' released wording, copied verbatim from their

@@ -1,6 +1,6 @@
 """The statistics a cell is scored with, each a small function with its definition.
 
-Definitions (``../shared/SPEC.md`` §4 and the paper, seed ``000_…``):
+Definitions (``../shared/SPEC.md`` §4 and the project's paper):
 
 * **Spearman ρ** — Pearson's correlation of the two variables' ranks, tied values sharing their average
   rank (``scipy.stats.rankdata(method="average")``). It does not exist (``None``) on fewer than three
