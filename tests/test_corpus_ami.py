@@ -1,7 +1,6 @@
 """AMI clips cut as the release cuts them: speaker segments, the speaker in the id and the manifest;
 the consecutive-window cut; the release's meetings and bounds; clear errors on bad annotations."""
 
-
 import numpy as np
 import pandas as pd
 import pytest
