@@ -118,7 +118,7 @@ def test_missing_inputs_are_clear_errors(fixture, tmp_path):
     with pytest.raises(FileNotFoundError, match="no <meeting>.*.wav recording for ES2004a"):
         build_corpus(tiny_corpus_params(**ami_params(fixture, ami_meetings=[MEETING, "ES2004a"])), tmp_path / "o",
                      executor=SERIAL)
-    with pytest.raises(ValueError, match="corpus.ami_cut 'turns'"):
+    with pytest.raises(ValueError, match="corpus.ami_cut: 'turns' is not allowed; expected one of: segments, windows"):
         build_corpus(tiny_corpus_params(**ami_params(fixture, ami_cut="turns")), tmp_path / "o", executor=SERIAL)
     with pytest.raises(ValueError, match="corpus.ami_dir is null"):
         build_corpus(tiny_corpus_params(**ami_params(fixture, ami_dir=None)), tmp_path / "o", executor=SERIAL)
