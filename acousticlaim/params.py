@@ -178,6 +178,8 @@ def _coerce(value: Any, tp: Any, key: str, meta: Mapping[str, Any]) -> Any:
             return value
         raise _Mismatch
     if dataclasses.is_dataclass(tp):
+        if isinstance(value, tp):
+            return value
         if not isinstance(value, Mapping):
             raise _Mismatch
         return settings_from(tp, value, key)
