@@ -54,9 +54,11 @@ def test_repro_builds_then_does_nothing_then_reruns_on_a_corpus_param(repo):
 
 
 def _declared_outputs(repo) -> list[str]:
-    """Every output, metric and plot file the stages of ``repo`` declare (from its dvc.lock)."""
-    lock = yaml.safe_load((repo / "dvc.lock").read_text())["stages"]
-    return sorted({out["path"] for stage in lock.values() for out in stage.get("outs", [])})
+    """Every output, metric and plot file the pipeline of ``repo`` declares (foreach stages expanded)."""
+    from dvc.repo import Repo
+
+    with Repo(str(repo)) as dvc_repo:
+        return sorted({str(out.def_path) for out in dvc_repo.index.outs})
 
 
 @pytest.mark.slow
