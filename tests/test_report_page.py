@@ -172,3 +172,22 @@ def test_the_browser_check_sees_a_broken_page(tmp_path):
     assert any(u.endswith("gone.png") for u in check.failed_requests)
     assert sorted(Path(u).name for u in check.unresolved_links()) == ["#nope", "nowhere.html"]
     assert check.images and not check.images[0][1]
+
+
+def test_rescore_release_writes_the_same_page_for_the_released_panel(tmp_path):
+    from typer.testing import CliRunner
+
+    from acousticlaim.cli import app
+    from tests.test_scoring_release import write_release_tree
+
+    write_release_tree(tmp_path)
+    out = tmp_path / "out"
+    ran = CliRunner().invoke(app, ["rescore-release", "--panel", str(tmp_path / "panel"), "--release", str(tmp_path),
+                                   "--corpus", "librimix", "--out", str(out), "--params", str(tmp_path / "absent.yaml")])
+    assert ran.exit_code == 0, ran.output
+    html = (out / "index.html").read_text()
+    assert '<td class="name">Sys-X</td>' in html and "released panel" in html
+    assert '<a href="cells/librimix/Sys-X/P2_named__snr.png">' in html
+    data = pd.read_csv(out / "cells/librimix/Sys-X/P2_named__snr.csv")
+    assert len(data) == 35  # the pooled cell's clips
+    assert "No Table 1 for this run" in html and (out / "table2.md").exists() and (out / "params.yaml").exists()

@@ -107,8 +107,9 @@ def _identity(ax, x: np.ndarray, y: np.ndarray) -> None:
 
 
 def _box(ax, text: str) -> None:
-    ax.text(0.02, 0.98, text, transform=ax.transAxes, va="top", ha="left", fontsize=8,
-            bbox={"boxstyle": "round", "facecolor": "white", "alpha": 0.85, "edgecolor": "#cccccc"})
+    """The figures under the axes, so that no point hides behind them."""
+    ax.text(0.0, -0.16, text, transform=ax.transAxes, va="top", ha="left", fontsize=8,
+            bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "#cccccc"})
 
 
 @dataclass(frozen=True)
@@ -271,8 +272,8 @@ def table2_heatmap(table2: pd.DataFrame, config: ScoringConfig, *, png: str | Pa
     if image is not None:
         bar = fig.colorbar(image, ax=axes[:, 0].tolist(), fraction=0.03, pad=0.01)
         bar.ax.axhline(config.bar, color="black", lw=2)
-        bar.ax.text(1.6, config.bar, f"bar {config.bar:g}", transform=bar.ax.get_yaxis_transform(), va="center",
-                    fontsize=7)
+        ticks = sorted({-1.0, -0.5, 0.0, 0.5, 1.0, float(config.bar)})
+        bar.set_ticks(ticks, labels=[f"bar {t:g}" if t == config.bar else f"{t:g}" for t in ticks])
         bar.set_label("Spearman ρ")
     save_png(fig, png, dpi=CELL_DPI)
     data = grid[["corpus", "system", "quantity", "rho", "rung", "n", "nmae", "text", "over_bar"]]

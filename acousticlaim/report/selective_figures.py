@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from acousticlaim.io import write_csv  # noqa: E402
-from acousticlaim.quantities import SCORED_KEYS  # noqa: E402
+from acousticlaim.quantities import SCORED_KEYS, get  # noqa: E402
 from acousticlaim.report.drawing import axis_label as _label  # noqa: E402
 from acousticlaim.report.drawing import save_png as _save  # noqa: E402
 
