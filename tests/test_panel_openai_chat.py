@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
-import signal
-import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +21,7 @@ from acousticlaim.panel.sampling import SamplingDesign, generation_jobs
 from acousticlaim.panel.store import read_records
 from acousticlaim.panel.systems import build_system
 from tests.openai_stub import StubChatServer, canned_text
-from tests.panel_fixtures import write_tiny_corpus
+from tests.panel_fixtures import kill_after_lines, write_tiny_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-test-7d1e0b-must-never-be-seen"
@@ -186,19 +183,7 @@ def test_a_run_killed_halfway_resumes_without_duplicates_or_gaps(tmp_path, key):
     script.write_text(KILLABLE_RUN)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ACOUSTICLAIM_NO_PROGRESS": "1"}
     with StubChatServer(delay_s=0.1) as srv:
-        proc = subprocess.Popen([sys.executable, str(script), str(corpus), str(out), srv.base_url], env=env)
-        try:
-            deadline = time.time() + 60
-            while time.time() < deadline and proc.poll() is None:
-                if out.exists() and out.read_bytes().count(b"\n") >= 10:
-                    break
-                time.sleep(0.02)
-            assert proc.poll() is None, "the run finished before it could be killed"
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=10)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        kill_after_lines([sys.executable, str(script), str(corpus), str(out), srv.base_url], out, 10, env)
         before = out.read_bytes()
         n_before = before.count(b"\n")
         assert 10 <= n_before < len(jobs) == 40
