@@ -135,14 +135,22 @@ def draw_table1_pictures(results: ScoreResults, out: Path) -> dict[str, Picture]
     return pictures
 
 
-def _entry_picture(entry: pd.Series, by_cell: dict, config) -> Picture | None:
-    """The picture a Table 2 entry links to: its rung's cell, or for "c" the cell with most distinct values."""
+def _strip_rungs(results: ScoreResults) -> dict[tuple, str]:
+    """For each (system, corpus, quantity): the rung of its "c" cell with most distinct values (then most clips)."""
+    config = results.config
+    cells = pd.concat([results.cells, results.seed_cells], ignore_index=True) if len(results.seed_cells) else results.cells
+    c = cells[(cells["status"] == "constant") & (cells["n"] >= config.n_min)]
+    c = c.sort_values(["distinct", "n"], ascending=False, kind="stable")
+    return {key: group["rung"].iloc[0] for key, group in c.groupby(["system", "corpus", "quantity"], sort=False)}
+
+
+def _entry_picture(entry: pd.Series, by_cell: dict, strip_rungs: dict) -> Picture | None:
+    """The picture a Table 2 entry links to: its rung's cell, or for "c" the strip of the cell with most values."""
+    key = (entry["system"], entry["corpus"], entry["quantity"])
     if isinstance(entry.get("rung"), str) and entry["rung"]:
-        return by_cell.get((entry["system"], entry["corpus"], entry["rung"], entry["quantity"]))
-    if entry.get("text") == marks.CONSTANT:
-        options = [p for k, p in by_cell.items()
-                   if k[0] == entry["system"] and k[1] == entry["corpus"] and k[3] == entry["quantity"] and p.kind == "strip"]
-        return options[0] if options else None
+        return by_cell.get((key[0], key[1], entry["rung"], key[2]))
+    if entry.get("text") == marks.CONSTANT and key in strip_rungs:
+        return by_cell.get((key[0], key[1], strip_rungs[key], key[2]))
     return None
 
 
@@ -157,6 +165,7 @@ def _fmt(value, form: str = "{:.3f}") -> str:
 
 def _table2_blocks(results: ScoreResults, by_cell: dict) -> list[dict]:
     config, table = results.config, results.table2
+    strip_rungs = _strip_rungs(results)
     blocks = []
     for corpus in [c for c in PANEL_CORPORA if c in set(table["corpus"])]:
         block = table[table["corpus"] == corpus]
@@ -169,7 +178,7 @@ def _table2_blocks(results: ScoreResults, by_cell: dict) -> list[dict]:
                 if e is None:
                     cells.append({"text": marks.DASH, "href": None, "title": "", "cls": "none"})
                     continue
-                picture = _entry_picture(e, by_cell, config)
+                picture = _entry_picture(e, by_cell, strip_rungs)
                 rho = pd.to_numeric(pd.Series([e.get("rho")]), errors="coerce").iloc[0]
                 cls = "over" if pd.notna(rho) and rho > config.bar else ("ranked" if pd.notna(rho) else "none")
                 tip = (f"rung {e['rung']}, n {_fmt(e.get('n'), '{:.0f}')}, nMAE {_fmt(e.get('nmae'))}"
