@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from acousticlaim.params import load_group
+from acousticlaim.report.tables import write_tables_markdown
 from acousticlaim.scoring.pipeline import score, write_results
 from acousticlaim.scoring.inputs import read_table, speakers_from_manifest
 from acousticlaim.scoring.pooling import CLAIM_COLUMNS, GENERATION_KEY
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = score(claims, references, config, generations=generations, predictions=predictions, speakers=speakers)
     write_results(results, reports=args.reports, cells_path=args.cells, metrics_path=args.metrics)
+    write_tables_markdown(results, args.reports)
     for corpus, counts in results.metrics["table2"].items():
         print(f"{corpus}: {counts['cells']} cells at n >= {config.n_min}, {counts['ranked']} ranked, "
               f"{counts['over_bar']} over {config.bar:g}, null expectation {counts['null_expectation']:.2f}")

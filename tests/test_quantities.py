@@ -105,7 +105,7 @@ def test_a_new_quantity_is_a_column_of_table2_and_a_row_of_table1(dummy_quantity
     from acousticlaim.instruments.reading import Reading
     from acousticlaim.scoring.config import ScoringConfig
     from acousticlaim.scoring.pipeline import score
-    from acousticlaim.scoring.table1 import render_table1
+    from acousticlaim.report.tables import render_table1
 
     rng = np.random.default_rng(0)
     clips = [f"{1000 + i}-1-0001_{2000 + i}-2-0002" for i in range(40)]
@@ -122,7 +122,7 @@ def test_a_new_quantity_is_a_column_of_table2_and_a_row_of_table1(dummy_quantity
     assert len(cell) == 1 and cell["spearman"].iloc[0] > 0.9
     table2 = result.table2
     assert "breathiness" in set(table2["quantity"])
-    from acousticlaim.scoring.table2 import render_table2
+    from acousticlaim.report.tables import render_table2
 
     md = render_table2(table2, result.cells, ScoringConfig())
     assert "| HNR | Breath. |" in md
