@@ -229,7 +229,7 @@ def _all_cells(results: ScoreResults, by_cell: dict) -> list[dict]:
         picture = by_cell.get((c["system"], c["corpus"], c["rung"], c["quantity"]))
         rows.append({
             "system": c["system"], "corpus": CORPUS_NAMES.get(c["corpus"], c["corpus"]), "rung": c["rung"],
-            "seed": "" if pd.isna(c["seed"]) else int(c["seed"]), "quantity": QUANTITIES[c["quantity"].heading],
+            "seed": "" if pd.isna(c["seed"]) else int(c["seed"]), "quantity": QUANTITIES[c["quantity"]].heading,
             "status": c["status"], "n": int(c["n"]), "distinct": int(c["distinct"]),
             "rho": _fmt(c["spearman"], "{:+.3f}"),
             "ci": (f"[{c['ci_low']:+.3f}, {c['ci_high']:+.3f}]" if pd.notna(c["ci_low"]) else marks.DASH),
