@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from acousticlaim.panel.heard_signal import measure_for_config  # noqa: E402
 from acousticlaim.panel.stage import run_stage  # noqa: E402
-from acousticlaim.params import stage_params  # noqa: E402
+from acousticlaim.params import load_params, stage_params  # noqa: E402
 
 
 def main() -> None:
@@ -23,6 +23,7 @@ def main() -> None:
     summary = run_stage(
         args.system, stage_params("generations", args.params), args.corpus, args.out,
         references=args.references, metrics_dir=args.metrics, default_measure=measure_for_config,
+        executor=load_params(args.params).get("executor"),
     )
     m = summary.as_metrics()
     print(f"generations {args.system}: {m['n_generated']} generated, {m['n_already_done']} already done, "
