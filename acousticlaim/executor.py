@@ -228,13 +228,14 @@ def check_failures(
     limit = max_failure_share(executor)
     failed = len({str(f.clip_id) for f in failures})
     share = failed / n_clips if n_clips else 0.0
+    problems = []
+    if share > limit:
+        problems.append(f"{failed} of {n_clips} clips failed ({share:.1%}, over executor.max_failure_share = {limit:g})")
     if n_clips and n_rows == 0:
-        why = f"{n_clips} clip(s) in, no row out ({failed} clip(s) recorded as failed)"
-    elif share > limit:
-        why = f"{failed} of {n_clips} clips failed ({share:.1%}, over executor.max_failure_share = {limit:g})"
-    else:
+        problems.append(f"no row came out of {n_clips} clip(s)")
+    if not problems:
         return
-    lines = [f"{stage}: {why}; the stage's previous outputs are left as they were."]
+    lines = [f"{stage}: {' and '.join(problems)}; the stage's previous outputs are left as they were."]
     if failures:
         lines.append("Commonest failure reasons:")
         lines += [f"  {count:>6} x {kind}" for kind, count in top_reasons(failures)]
