@@ -67,7 +67,8 @@ def _dask(*args: str) -> list[str]:
 @contextmanager
 def dask_processes(workdir: Path, worker_groups: int = 1, nworkers: int = 2) -> Iterator[DaskProcesses]:
     """A scheduler on a free port of 127.0.0.1 and ``worker_groups`` × ``dask worker --nworkers nworkers``
-    (one thread each), all run from ``workdir``; yields once every worker has joined."""
+    (one thread each; group ``g``'s workers are named ``w<g>``, ``w<g>-<i>`` with several), all run from
+    ``workdir``; yields once every worker has joined."""
     from distributed import Client
 
     workdir = Path(workdir)
@@ -95,7 +96,8 @@ def dask_processes(workdir: Path, worker_groups: int = 1, nworkers: int = 2) -> 
             time.sleep(0.2)
         address = json.loads(scheduler_file.read_text())["address"]
         workers = [
-            start(_dask("worker", address, "--nworkers", str(nworkers), "--nthreads", "1", "--no-dashboard",
+            start(_dask("worker", address, "--name", f"w{g}", "--nworkers", str(nworkers), "--nthreads", "1",
+                        "--no-dashboard",
                         "--host", "127.0.0.1", "--local-directory", str(workdir / f"worker{g}"),
                         "--memory-limit", "0"), f"worker{g}")
             for g in range(worker_groups)
