@@ -113,6 +113,8 @@ def extract_features(
     manifest_dir = manifest_path if manifest_path.is_dir() else manifest_path.parent
     spec = EncoderSpec.from_params(dict(params.get("encoder") or {}))
     executor = dict(executor or {})
+    if spec.device != "cpu" and executor.get("kind") == "dask":
+        executor["kind"] = "local"  # an encoder on this machine's accelerator stays on it; CPU encoders distribute
     if params.get("workers") is not None:
         executor["workers"] = int(params["workers"])
     workers = int(executor.get("workers") or 1)
