@@ -15,7 +15,8 @@ from acousticlaim.corpus.manifest import read_manifest, resolve_path
 from tests.ami_fixtures import KEPT_IDS, MEETING, PAST_END_ID, SPEAKERS, SR, ami_params, write_ami_fixture
 from tests.corpus_fixtures import ROOT, tiny_corpus_params
 
-SERIAL = {"kind": "local", "workers": 1}
+# the fixture annotates one segment past the recording's end: a recorded failure these builds are allowed
+SERIAL = {"kind": "local", "workers": 1, "max_failure_share": 0.5}
 RELEASE_AMI = Path("/work/shared/data/release/references/ami_test.csv")
 
 
