@@ -1,10 +1,12 @@
 """DVC stage `generations`: one panel system over the sampling design (`generations:` group of params.yaml)."""
 
 import argparse
+from dataclasses import asdict
 
 from acousticlaim.panel.heard_signal import measure_for_config
 from acousticlaim.panel.stage import run_stage
-from acousticlaim.params import load_group
+from acousticlaim.executor import ExecutorSettings
+from acousticlaim.params import load_group, load_params, settings_from
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = run_stage(
         args.system, load_group("generations", args.params), args.corpus, args.out,
         references=args.references, metrics_dir=args.metrics, default_measure=measure_for_config,
+        executor=asdict(settings_from(ExecutorSettings, load_params(args.params).get("executor"), "executor")),
     )
     m = summary.as_metrics()
     print(f"generations {args.system}: {m['n_generated']} generated, {m['n_already_done']} already done, "

@@ -17,7 +17,9 @@ SHORT_A = "AMI_EN2002a_sdm_MEE071_0001000_0001250"  # A's 2.50-s segment, kept w
 
 def test_repro_references_on_ami_segments_then_compare_with_a_released_table(tmp_path):
     fixture = write_ami_fixture(tmp_path / "src")
-    repo = project_copy(tmp_path / "project", {"corpus": ami_params(fixture, ami_segment_s=[2.5, 12.0])})
+    # one planned segment of four lies past the recording's end: a recorded failure the stage is allowed here
+    repo = project_copy(tmp_path / "project", {"corpus": ami_params(fixture, ami_segment_s=[2.5, 12.0]),
+                                               "executor": {"max_failure_share": 0.25}})
     run(["dvc", "repro", "references"], repo)
 
     manifest = pd.read_parquet(repo / "data/corpus/manifest.parquet")

@@ -14,7 +14,8 @@ from tests.ami_fixtures import KEPT_IDS, MEETING, PAST_END_ID, SPEAKERS, SR, ami
 from tests.corpus_fixtures import ROOT, tiny_corpus_params
 from tests.shared_data import missing_reason, shared_data_path
 
-SERIAL = {"kind": "local", "workers": 1}
+# the fixture annotates one segment past the recording's end: a recorded failure these builds are allowed
+SERIAL = {"kind": "local", "workers": 1, "max_failure_share": 0.5}
 RELEASE_AMI = shared_data_path("release", "references", "ami_test.csv")
 
 

@@ -10,12 +10,19 @@
    cannot be read returns a recorded failure instead of raising;
 4. writes ``manifest.parquet``, ``failures.parquet``, ``rirs.parquet`` and ``summary.json``.
 
+Everything is built in ``out/.building`` and moved into place only when the build passes
+:func:`acousticlaim.executor.check_failures` (at most ``executor.max_failure_share`` of the mixtures
+failed, and some clip was made); a rejected build leaves the previous corpus as it was. Every path a
+job carries is absolute (the corpus folder and the source folders of ``cfg``), so the jobs mean the
+same on any Dask worker that mounts the same filesystem.
+
 Layout under ``out``: ``audio/<split>/<clip>.flac`` (mixtures, AMI clips),
 ``stems/<split>/<mixture>/{s1,s2,noise}.flac`` (``s1`` is also the clean twin's audio), ``rirs/``.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -32,7 +39,7 @@ from acousticlaim.corpus.noise import NOISE_KINDS, noise_files, noise_source, sc
 from acousticlaim.corpus.rooms import load_rir, recorded_rirs, room_specs, simulate_room
 from acousticlaim.corpus.settings import CorpusSettings
 from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_talker
-from acousticlaim.executor import map_clips
+from acousticlaim.executor import check_failures, map_clips, rejected_failures_path
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
 from acousticlaim.params import settings_from
@@ -291,32 +298,72 @@ def run_job(job: dict) -> dict:
 
 # -------------------------------------------------------------------------------------------- build
 
-def _simulate_room_job(args: tuple) -> list[dict]:
-    spec, rir_dir = args
-    return simulate_room(spec, rir_dir)
+def _simulate_room_job(job: dict) -> list[dict]:
+    return simulate_room(job["spec"], job["rir_dir"])
 
 
 def room_bank(cfg: dict, out: Path, executor: dict | None) -> list[dict]:
     if cfg.get("rir_dir"):
         return recorded_rirs(cfg["rir_dir"])
     specs = room_specs(int(cfg["n_rooms"]), tuple(cfg["rt60_s"]), int(cfg["seed"]))
-    rir_dir = out / "rirs"
-    nested = map_clips(_simulate_room_job, [(s, str(rir_dir)) for s in specs], executor=executor, label="rooms")
-    rows = [r for rs in nested for r in rs]
-    for r in rows:
-        r["path"] = str(Path(r["path"]).resolve())
-    return rows
+    rir_dir = str(out.absolute() / "rirs")  # absolute: a worker's working directory is not the caller's
+    nested = map_clips(_simulate_room_job, [{"spec": s, "rir_dir": rir_dir} for s in specs], executor=executor,
+                       label="rooms")
+    return [r for rs in nested for r in rs]
+
+
+# the source folders and files of the ``corpus:`` group: made absolute before any job is planned
+SOURCE_PATH_KEYS = ("librispeech_dir", "libri2mix_metadata", "libri2mix_root", "ami_dir", "ami_annotations_dir", "rir_dir",
+                    "noise_dir")
+
+
+def absolute_sources(cfg: dict) -> dict:
+    """``cfg`` with every source path absolute (against the caller's working directory)."""
+    cfg = dict(cfg)
+    for key in SOURCE_PATH_KEYS:
+        value = cfg.get(key)
+        if isinstance(value, dict):
+            cfg[key] = {k: os.path.abspath(v) for k, v in value.items()}
+        elif value:
+            cfg[key] = os.path.abspath(value)
+    return cfg
+
+
+BUILT = ("audio", "stems", "rirs", "manifest.parquet", "failures.parquet", "rirs.parquet", "summary.json")
+
+
+def _move_into_place(staging: Path, out: Path) -> None:
+    """Replace ``out``'s built entries by the staged ones (entries the build did not make are removed)."""
+    for name in BUILT:
+        src, dst = staging / name, out / name
+        if dst.is_dir():
+            shutil.rmtree(dst)
+        elif dst.exists() and not src.exists():
+            dst.unlink()
+        if src.exists():
+            os.replace(src, dst)
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def build_corpus(cfg: dict | CorpusSettings, out: str | Path, executor: dict | None = None) -> BuildResult:
     """Build the corpus described by the ``corpus:`` parameter group into ``out`` (checked first, defaults filled)."""
-    cfg = asdict(settings_from(CorpusSettings, cfg, "corpus"))
+    cfg = absolute_sources(asdict(settings_from(CorpusSettings, cfg, "corpus")))
     source = cfg["source"]
-    out = Path(out)
-    for sub in ("audio", "stems", "rirs"):  # a rebuild never mixes old and new clips
-        shutil.rmtree(out / sub, ignore_errors=True)
-    out.mkdir(parents=True, exist_ok=True)
+    final = Path(out).absolute()
+    out = final / ".building"  # a rebuild never mixes old and new clips, and a rejected one changes nothing
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    try:
+        result = _build(cfg, source, out, executor, final)
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)
+        raise
+    _move_into_place(out, final)
+    return BuildResult(final, result.n_clips, result.n_failures)
 
+
+def _build(cfg: dict, source: str, out: Path, executor: dict | None, final: Path) -> BuildResult:
+    """Build into the staging folder ``out``; ``final`` is where it will go (rejected failures go beside it)."""
     rir_rows: list[dict] = []
     if source == "ami":
         jobs = plan_ami(cfg, out)
@@ -332,14 +379,15 @@ def build_corpus(cfg: dict | CorpusSettings, out: str | Path, executor: dict | N
     results = map_clips(run_job, jobs, executor=executor, label=f"corpus ({source})")
     rows = [row for r in results for row in r["rows"]]
     failures = [f for r in results for f in r["failures"]]
+    check_failures(STAGE, n_clips=len(jobs), n_rows=len(rows), failures=failures, executor=executor,
+                   rejected_failures=rejected_failures_path(final))
     write_manifest(out, rows)
     write_failures(out / "failures.parquet", failures)
     if rir_rows:
         import pandas as pd
 
         bank = pd.DataFrame(rir_rows)
-        bank["path"] = [str(Path(p).relative_to(out.resolve())) if str(p).startswith(str(out.resolve())) else p
-                        for p in bank["path"]]
+        bank["path"] = [str(Path(p).relative_to(out)) if Path(p).is_relative_to(out) else p for p in bank["path"]]
         write_parquet(out / "rirs.parquet", bank)
     kinds: dict[str, int] = {}
     for row in rows:

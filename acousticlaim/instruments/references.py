@@ -38,7 +38,7 @@ import pandas as pd
 
 from acousticlaim.audio import AudioError, load_audio
 from acousticlaim.corpus.manifest import read_manifest, resolve_path
-from acousticlaim.executor import map_clips
+from acousticlaim.executor import check_failures, map_clips, rejected_failures_path
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.instruments.overlap import overlap_windows
 from acousticlaim.instruments.readers import Signal, read_quantities
@@ -50,6 +50,7 @@ from acousticlaim.quantities import ALL_KEYS, SPLIT_HALF_KEYS, Corpus, get
 
 STAGE = "references"
 REFERENCE_COLUMNS = ["clip_id", "quantity", "value", "defined", "reason", "tier", "signal", "half1", "half2"]
+PATH_COLUMNS = ("audio_path", "s1_path", "s2_path", "noise_path")  # the manifest's paths a job reads
 OVERLAP_COLUMNS = ["clip_id", "split", "manifest_overlap_fraction", "vad_overlap_fraction", "n_windows", "overlap_windows"]
 
 DEFAULT_PARAMS: dict[str, Any] = asdict(ReferencesSettings())
@@ -232,8 +233,17 @@ def _clean(value: Any) -> Any:
 
 
 def plan_jobs(manifest: pd.DataFrame, manifest_dir: str | Path, params: dict | None = None) -> list[dict]:
-    """One job per mixture (with its twins) and one per other clip, in manifest order."""
+    """One job per mixture (with its twins) and one per other clip, in manifest order.
+
+    The manifest's audio paths are made absolute here (a job runs in whatever working directory its
+    worker has)."""
+    base = Path(manifest_dir).absolute()
     records = [{k: _clean(v) for k, v in rec.items()} for rec in manifest.to_dict(orient="records")]
+    for r in records:
+        for column in PATH_COLUMNS:
+            path = resolve_path(base, r.get(column))
+            if path is not None:
+                r[column] = str(path)
     twins: dict[str, list[dict]] = {}
     mixture_ids = {r["clip_id"] for r in records if r.get("kind") == "mixture"}
     for r in records:
@@ -244,7 +254,7 @@ def plan_jobs(manifest: pd.DataFrame, manifest_dir: str | Path, params: dict | N
         if r.get("kind") == "twin" and r.get("mixture_id") in mixture_ids:
             continue  # travels with its mixture
         clips = [r] + (twins.get(r["clip_id"], []) if r.get("kind") == "mixture" else [])
-        jobs.append({"clips": clips, "manifest_dir": str(manifest_dir), "params": dict(params or {})})
+        jobs.append({"clips": clips, "manifest_dir": str(base), "params": dict(params or {})})
     return jobs
 
 
@@ -313,11 +323,18 @@ def compute_references(manifest: pd.DataFrame, manifest_dir: str | Path, params:
 
 def build_references(corpus_dir: str | Path, out_dir: str | Path, params: dict | None = None,
                      executor: dict | None = None) -> ReferencesResult:
-    """The `references` stage: read ``corpus_dir``'s manifest, write the tables under ``out_dir``."""
+    """The `references` stage: read ``corpus_dir``'s manifest, write the tables under ``out_dir``.
+
+    Raises :class:`~acousticlaim.executor.StageFailed`, writing nothing, when more than
+    ``executor.max_failure_share`` of the clips failed or no reading at all was defined.
+    """
     corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
     params = asdict(settings_from(ReferencesSettings, params, "references"))
     manifest = read_manifest(corpus_dir)
     result = compute_references(manifest, corpus_dir, params, executor)
+    # a clip with no defined reading still has its rows (undefined, with the reason): count what was read
+    check_failures(STAGE, n_clips=len(manifest), n_rows=int(result.references["defined"].sum()),
+                   failures=result.failures, executor=executor, rejected_failures=rejected_failures_path(out_dir))
     write_parquet(out_dir / "references.parquet", result.references)
     write_parquet(out_dir / "overlap.parquet", result.overlap)
     write_failures(out_dir / "failures.parquet", result.failures)

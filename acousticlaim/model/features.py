@@ -9,12 +9,16 @@ encoded again. ``<out>/index.parquet`` lists every encoded clip (clip id, path r
 frames, dim, fingerprint); ``<out>/pooled.parquet`` each clip's frames pooled to their mean and standard
 deviation over time (``clip_id`` + ``mean_<d>`` + ``sd_<d>`` columns: the features the matched ridge and
 the residual-ridge selector are fitted on); ``<out>/failures.parquet`` the clips that could not be read or
-encoded.
+encoded. Newly encoded files are written to ``<out>/.staging/clips/`` and moved into ``clips/`` only when the
+stage passes :func:`acousticlaim.executor.check_failures`, so a rejected run leaves the previous cache and
+tables as they were.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +31,7 @@ from safetensors.torch import save_file
 
 from acousticlaim.audio import AudioError, load_audio
 from acousticlaim.corpus.manifest import read_manifest, resolve_path
-from acousticlaim.executor import local_workers, map_clips
+from acousticlaim.executor import check_failures, local_workers, map_clips, rejected_failures_path
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import atomic_path, write_json, write_parquet
 from acousticlaim.model.batching import pooled_features
@@ -67,11 +71,12 @@ def read_clip_features(path: str | Path) -> np.ndarray:
 def encode_clip(job: dict) -> dict:
     """Encode one clip (a pure function of the job); returns an index row or a failure record."""
     clip_id, out_path, spec_dict = job["clip_id"], Path(job["out_path"]), job["spec"]
+    cache_path = Path(job.get("cache_path") or out_path)  # an earlier run's file, reused when its encoder matches
     spec = EncoderSpec.from_params(spec_dict)
     fingerprint = spec.fingerprint()
     try:
-        if cached_fingerprint(out_path) == fingerprint:
-            frames = read_clip_features(out_path)
+        if cached_fingerprint(cache_path) == fingerprint:
+            frames = read_clip_features(cache_path)
         else:
             if job.get("threads"):
                 torch.set_num_threads(int(job["threads"]))
@@ -112,17 +117,21 @@ def extract_features(
     executor: dict[str, Any] | None = None,
 ) -> tuple[pd.DataFrame, list[Failure]]:
     """Encode every clip of the manifest into ``out`` (the ``features`` group of ``params.yaml``)."""
-    out = Path(out)
-    manifest_path = Path(manifest_path)
+    out = Path(out).absolute()  # jobs carry absolute paths: a worker's working directory is not ours
+    manifest_path = Path(manifest_path).absolute()
     manifest = read_manifest(manifest_path)
     manifest_dir = manifest_path if manifest_path.is_dir() else manifest_path.parent
     params = asdict(settings_from(FeaturesSettings, params, "features"))
     spec = EncoderSpec.from_params(params["encoder"])
     executor = dict(executor or {})
+    if spec.device != "cpu" and executor.get("kind") == "dask":
+        executor["kind"] = "local"  # an encoder on this machine's accelerator stays on it; CPU encoders distribute
     if params["workers"] is not None:
         executor["workers"] = params["workers"]
     workers = local_workers(executor)
-    (out / "clips").mkdir(parents=True, exist_ok=True)
+    staging = out / ".staging" / "clips"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
     failures: list[Failure] = []
     jobs = []
     for row in manifest.itertuples(index=False):
@@ -135,17 +144,26 @@ def extract_features(
             failures.append(Failure(clip_id, STAGE, "the manifest gives no audio_path"))
             continue
         jobs.append({
-            "clip_id": clip_id, "audio_path": str(audio), "out_path": str(out / "clips" / f"{clip_id}.safetensors"),
+            "clip_id": clip_id, "audio_path": str(audio), "out_path": str(staging / f"{clip_id}.safetensors"),
+            "cache_path": str(out / "clips" / f"{clip_id}.safetensors"),
             "spec": params["encoder"], "max_duration_s": params["max_duration_s"],
             "threads": 1 if workers > 1 else None,
         })
-    results = map_clips(encode_clip, jobs, executor=executor, label="features")
-    rows = []
-    for r in results:
-        if "failure" in r:
-            failures.append(r["failure"])
-        else:
-            rows.append({**r, "path": f"clips/{r['clip_id']}.safetensors"})
+    try:
+        results = map_clips(encode_clip, jobs, executor=executor, label="features")
+        rows = []
+        for r in results:
+            if "failure" in r:
+                failures.append(r["failure"])
+            else:
+                rows.append({**r, "path": f"clips/{r['clip_id']}.safetensors"})
+        check_failures(STAGE, n_clips=len(manifest), n_rows=len(rows), failures=failures, executor=executor,
+                       rejected_failures=rejected_failures_path(out))
+        (out / "clips").mkdir(parents=True, exist_ok=True)
+        for fresh in staging.glob("*.safetensors"):
+            os.replace(fresh, out / "clips" / fresh.name)
+    finally:
+        shutil.rmtree(staging.parent, ignore_errors=True)
     index = pd.DataFrame(rows, columns=INDEX_COLUMNS)
     expected = {f"{j['clip_id']}.safetensors" for j in jobs}
     for stale in (out / "clips").glob("*.safetensors"):

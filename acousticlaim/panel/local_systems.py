@@ -43,6 +43,8 @@ def _scored_values(raw: Mapping[str, Any], source: str) -> dict[str, float]:
 class EstimatorSuite:
     """The instruments, run on the waveform the system hears, stating their readings in prose."""
 
+    per_clip = True  # a pure function of the clip: its clips may run on a pool or a Dask cluster
+
     def __init__(self, measure: MeasureFn, *, name: str = "estimator", batch_size: int = 16, cache_size: int = 256):
         self.measure = measure
         self.name = name
@@ -75,6 +77,8 @@ class EstimatorSuite:
 
 class ConstantPredictor:
     """States each quantity's training median for every clip and every rung."""
+
+    per_clip = True
 
     def __init__(self, medians: Mapping[str, float], *, name: str = "constant", batch_size: int = 64):
         self.medians = _scored_values(medians, "constant predictor medians")

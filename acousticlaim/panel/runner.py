@@ -9,6 +9,12 @@ A clip whose audio cannot be read, and a request the system fails on, become rec
 (:class:`acousticlaim.failures.Failure`); the run carries on, and the failed keys stay missing so
 the next run tries them again. A batch that raises is retried one request at a time, so one bad clip
 does not take its batch-mates with it.
+
+A system that needs no weights (``per_clip = True``: the estimator suite, the constant predictor) is a
+pure function of the clip, so given an ``executor`` its clips run through
+:func:`acousticlaim.executor.map_clips` (a local pool or a Dask cluster): one job per clip carrying the
+system, the clip's absolute audio path and every rung and seed asked of it, in chunks appended to the
+store as they finish. Systems on a device (the open-weight models) and APIs stay in this process.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from acousticlaim.audio import AudioError
 from acousticlaim.claims.prompts import PROMPT_VERSION
+from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure
 from acousticlaim.panel.protocol import GenerationRequest, GenerationResult, System
 from acousticlaim.panel.records import GenerationRecord, RecordKey
@@ -128,6 +135,63 @@ def _generate_isolating_failures(
         return out
 
 
+def generate_clip(job: dict) -> dict:
+    """Every request of one clip through a weight-free system: a pure function of the job, for ``map_clips``.
+
+    ``job`` = ``{"system", "clip_id", "corpus", "audio_path" (absolute), "max_duration_s",
+    "asks": [(rung, seed), …]}``; returns ``{"results": [GenerationResult | None per ask], "failures"}``.
+    """
+    from acousticlaim.audio import load_audio
+
+    system, clip_id, asks = job["system"], job["clip_id"], job["asks"]
+    failures: list[Failure] = []
+    try:
+        wave, _sr = load_audio(job["audio_path"], max_duration_s=job["max_duration_s"])
+    except AudioError as exc:
+        failures = [Failure(clip_id, STAGE, f"{rung.id} seed {seed}: {exc.reason}") for rung, seed in asks]
+        return {"results": [None] * len(asks), "failures": failures}
+    requests = [GenerationRequest(clip_id, wave, rung, seed, corpus=job["corpus"]) for rung, seed in asks]
+    return {"results": _generate_isolating_failures(system, requests, failures), "failures": failures}
+
+
+def _generate_per_clip(system: System, todo: Sequence[Job], store: GenerationStore, audio: "ManifestAudio",
+                       executor: dict, *, config_sha: str, model: str | None, chunk_clips: int) -> tuple[int, int, list[Failure]]:
+    """``todo`` as one job per clip through ``executor``, appended to ``store`` chunk by chunk in ``todo`` order."""
+    by_clip: dict[str, list[int]] = {}
+    for i, job in enumerate(todo):
+        by_clip.setdefault(job.clip_id, []).append(i)
+    clips = list(by_clip)
+    failures: list[Failure] = []
+    n_generated = n_truncated = 0
+    for start in range(0, len(clips), chunk_clips):
+        chunk = clips[start : start + chunk_clips]
+        clip_jobs = []
+        for clip_id in chunk:
+            first = todo[by_clip[clip_id][0]]
+            try:
+                path = audio.path_of(clip_id)
+            except AudioError as exc:
+                failures += [Failure(clip_id, STAGE, f"{todo[i].rung.id} seed {todo[i].seed}: {exc.reason}")
+                             for i in by_clip[clip_id]]
+                continue
+            clip_jobs.append({"system": system, "clip_id": clip_id, "corpus": first.corpus, "audio_path": path,
+                              "max_duration_s": audio.max_duration_s,
+                              "asks": [(todo[i].rung, todo[i].seed) for i in by_clip[clip_id]]})
+        outcomes = map_clips(generate_clip, clip_jobs, executor=executor,
+                             label=f"generations {system.name} ({start + len(chunk)}/{len(clips)} clips)")
+        made: dict[int, GenerationResult] = {}
+        for clip_job, outcome in zip(clip_jobs, outcomes):
+            failures += outcome["failures"]
+            for i, res in zip(by_clip[clip_job["clip_id"]], outcome["results"]):
+                if res is not None:
+                    made[i] = res
+        records = [_record(system, todo[i], made[i], config_sha=config_sha, model=model) for i in sorted(made)]
+        store.append(records)
+        n_generated += len(records)
+        n_truncated += sum(1 for r in records if r.truncated)
+    return n_generated, n_truncated, failures
+
+
 def run_generations(
     system: System,
     jobs: Sequence[Job],
@@ -136,8 +200,15 @@ def run_generations(
     *,
     config_sha: str,
     model: str | None = None,
+    executor: dict | None = None,
+    chunk_clips: int = 256,
 ) -> tuple[RunSummary, list[Failure]]:
-    """Generate every job not yet in ``store_path``; returns the run's summary and its failures."""
+    """Generate every job not yet in ``store_path``; returns the run's summary and its failures.
+
+    With an ``executor``, a weight-free system (``per_clip``) whose clips ``load_audio_for`` (a
+    :class:`ManifestAudio`) can name by path runs one job per clip through it, ``chunk_clips`` clips
+    between appends to the store.
+    """
     keys = [job_key(system.name, j) for j in jobs]
     if len(set(keys)) != len(keys):
         raise ValueError("the job list repeats a (system, clip, rung, seed) key")
@@ -159,6 +230,11 @@ def run_generations(
         n_already = len(jobs) - len(todo)
         t0 = time.perf_counter()
         batch_size = max(1, int(system.batch_size))
+        if executor is not None and getattr(system, "per_clip", False) and isinstance(load_audio_for, ManifestAudio):
+            n_generated, n_truncated, failures = _generate_per_clip(
+                system, todo, store, load_audio_for, executor, config_sha=config_sha, model=model,
+                chunk_clips=max(1, int(chunk_clips)))
+            todo = []
         with _progress(f"generations {system.name}") as progress:
             task = progress.add_task(system.name, total=len(jobs), completed=n_already)
             for start in range(0, len(todo), batch_size):
@@ -187,21 +263,38 @@ def run_generations(
     return summary, failures
 
 
-def manifest_audio_loader(manifest, manifest_dir: str | os.PathLike, max_duration_s: float = 10.0) -> AudioLoader:
-    """Load a clip's waveform from the corpus manifest (``audio_path`` relative to the manifest's folder)."""
-    from acousticlaim.audio import load_audio
-    from acousticlaim.corpus.manifest import resolve_path
+@dataclass(frozen=True)
+class ManifestAudio:
+    """A clip's waveform from the corpus manifest, by clip id (picklable: it can travel to a worker).
 
-    paths = dict(zip(manifest["clip_id"].astype(str), manifest["audio_path"].astype(str)))
-    base = Path(manifest_dir)
+    ``paths`` maps clip ids to absolute audio paths; a clip that is not there, or has no path, is an
+    :class:`~acousticlaim.audio.AudioError`.
+    """
 
-    def load(clip_id: str) -> np.ndarray:
-        if clip_id not in paths:
+    paths: dict
+    max_duration_s: float = 10.0
+
+    def path_of(self, clip_id: str) -> str:
+        if clip_id not in self.paths:
             raise AudioError(clip_id, "not in the corpus manifest")
-        path = resolve_path(base, paths[clip_id])
-        if path is None:
+        if self.paths[clip_id] is None:
             raise AudioError(clip_id, "the manifest gives no audio_path")
-        wave, _sr = load_audio(path, max_duration_s=max_duration_s)
+        return self.paths[clip_id]
+
+    def __call__(self, clip_id: str) -> np.ndarray:
+        from acousticlaim.audio import load_audio
+
+        wave, _sr = load_audio(self.path_of(clip_id), max_duration_s=self.max_duration_s)
         return wave
 
-    return load
+
+def manifest_audio_loader(manifest, manifest_dir: str | os.PathLike, max_duration_s: float = 10.0) -> ManifestAudio:
+    """Load a clip's waveform from the corpus manifest (``audio_path`` relative to the manifest's folder)."""
+    from acousticlaim.corpus.manifest import resolve_path
+
+    base = Path(manifest_dir).absolute()
+    paths = {}
+    for clip_id, rel in zip(manifest["clip_id"].astype(str), manifest["audio_path"]):
+        path = resolve_path(base, rel)
+        paths[clip_id] = str(path) if path is not None else None
+    return ManifestAudio(paths, float(max_duration_s))

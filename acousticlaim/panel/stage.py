@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 
 from acousticlaim.corpus.manifest import read_manifest
+from acousticlaim.executor import check_failures
 from acousticlaim.failures import write_failures
 from acousticlaim.io import write_json
 from acousticlaim.panel.local_systems import MeasureFn
@@ -50,8 +51,15 @@ def run_stage(
     metrics_dir: str | os.PathLike | None = None,
     measure: MeasureFn | None = None,
     default_measure: Callable[[Mapping[str, Any]], MeasureFn] | None = None,
+    executor: Mapping[str, Any] | None = None,
 ) -> RunSummary:
-    """Generate ``system``'s answers for the whole design into ``out_dir``; returns the run summary."""
+    """Generate ``system``'s answers for the whole design into ``out_dir``; returns the run summary.
+
+    ``executor`` (the ``executor:`` group) runs a weight-free system's clips on a local pool or a Dask
+    cluster. When more than ``executor.max_failure_share`` of the clips asked for failed, or nothing was
+    generated, it raises :class:`~acousticlaim.executor.StageFailed` before writing the failures table
+    and metrics; the store keeps the records made (it is resumable, so they are not lost).
+    """
     settings = settings_from(GenerationsSettings, params, "generations")
     check_system_name(system)
     cfg = system_config(settings.panel, system)
@@ -64,12 +72,14 @@ def run_stage(
     loader = manifest_audio_loader(manifest, manifest_dir, settings.max_duration_s)
     out = Path(out_dir)
     summary, failures = run_generations(
-        sysobj, jobs, out / f"{system}.jsonl", loader, config_sha=config_sha(cfg), model=model_id(cfg)
+        sysobj, jobs, out / f"{system}.jsonl", loader, config_sha=config_sha(cfg), model=model_id(cfg),
+        executor=dict(executor) if executor is not None else None,
     )
-    write_failures(out / f"{system}.failures.parquet", failures)
+    failures_path = out / f"{system}.failures.parquet"
+    check_failures(f"generations {system}", n_clips=len({j.clip_id for j in jobs}),
+                   n_rows=summary.n_generated + summary.n_already_done, failures=failures,
+                   executor=dict(executor or {}), rejected_failures=failures_path.with_name(f"{system}.rejected-failures.parquet"))
+    write_failures(failures_path, failures)
     if metrics_dir is not None:
         write_json(Path(metrics_dir) / f"{system}.json", summary.as_metrics())
-    if summary.n_jobs and summary.n_generated == 0 and summary.n_already_done == 0:
-        raise RuntimeError(f"{system}: every one of {summary.n_jobs} generations failed; see "
-                           f"{out / (system + '.failures.parquet')}")
     return summary

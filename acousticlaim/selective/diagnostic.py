@@ -17,7 +17,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from acousticlaim.executor import map_clips
+from acousticlaim.executor import check_failures, map_clips, rejected_failures_path
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
 from acousticlaim.params import param, settings_from
@@ -102,7 +102,9 @@ def profile_jobs(
     rows = manifest.set_index("clip_id").loc[clips]
     jobs = []
     for clip, row in rows.iterrows():
+        # absolute: a job runs in whatever working directory its worker has
         paths = {k: resolve(row.get(k)) for k in ("audio_path", "s1_path", "s2_path", "noise_path")}
+        paths = {k: Path(p).absolute() if p else None for k, p in paths.items()}
         jobs.append(ProfileJob(
             clip_id=str(clip), audio_path=str(paths["audio_path"]) if paths["audio_path"] else None,
             s1_path=str(paths["s1_path"]) if paths["s1_path"] else "",
@@ -243,6 +245,11 @@ def decomposition_stage(
     except InputError as exc:
         raise InputError(f"{decomposition_path}: {exc}") from exc
     out_dir = Path(out_dir)
+    # a profile an instrument leaves undefined on one mixture is recorded; a mixture failed when it gave none
+    profiled = set(result.profiles["clip_id"].astype(str))
+    check_failures(STAGE, n_clips=int(result.metrics["mixtures"]), n_rows=len(result.profiles),
+                   failures=[f for f in result.failures if str(f.clip_id) not in profiled], executor=executor,
+                   rejected_failures=rejected_failures_path(out_dir))
     write_parquet(out_dir / "profiles.parquet", result.profiles)
     write_parquet(out_dir / "identification.parquet", result.identification)
     write_parquet(out_dir / "drawn.parquet", result.drawn)
