@@ -1525,6 +1525,17 @@ impl<'a> Machine<'a> {
                 }
             }
         }
+        // "1 pause every 4 minutes": a rate written as a count over a time, neither a count nor a rate
+        if unit == Some(UnitKind::Pauses) {
+            let k = self.next_sig(x.end);
+            if k < self.toks.len() && self.toks[k].kind == Kind::Word && matches!(self.word_text(k), b"every" | b"each") {
+                let k2 = self.next_sig(k + 1);
+                if k2 < self.toks.len() && (self.toks[k2].kind == Kind::Num || self.word_entry(&self.toks[k2]).and_then(|e| e.unit).map_or(false, |u| u.is_time()) || self.word_entry(&self.toks[k2]).and_then(|e| e.num).is_some()) {
+                    self.queue.clear();
+                    return consumed_to;
+                }
+            }
+        }
         let Some((q, hint)) = target else {
             self.gap_word(x.unit().is_none() && false, true);
             return x.end;
@@ -1749,7 +1760,8 @@ fn convert_one(q: Quantity, v: f64, unit: Option<UnitKind>, hint: Option<UnitKin
             _ => return None,
         },
         Quantity::PauseRate => match u {
-            None | Some(U::PausesPerMin) | Some(U::PerMin) | Some(U::Pauses) => v,
+            // "1 pause every 4 minutes" states no rate by its number alone; a count is not a rate
+            None | Some(U::PausesPerMin) | Some(U::PerMin) => v,
             Some(U::PausesPerSec) | Some(U::PerSec) | Some(U::Hz) => v * 60.0,
             _ => return None,
         },
