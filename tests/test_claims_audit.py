@@ -79,3 +79,15 @@ def test_heldout_set_meets_the_targets():
     report = audit(items)
     assert report.overall.precision >= 0.995
     assert report.overall.recall >= 0.95
+
+
+@pytest.mark.parametrize("name", ["fresh_labels.jsonl", "fresh_written.jsonl"])
+def test_fresh_heldout_sets_meet_the_targets(name):
+    """Texts the parser was not developed on (tests/data/LABELLING.md): real panel generations of
+    the 17 seed-0 stems no labelled set had used, and texts written before SPEC §1's attribution rules
+    were coded. Labelled, and the labels committed, before the parser was run on them; their first
+    audit gave precision 1.000 / recall 1.000 (real, 282 gold claims) and 1.000 / 0.987 (written, 79)."""
+    items = load_labels(DATA / name)
+    report = audit(items)
+    assert report.overall.precision >= 0.995
+    assert report.overall.recall >= 0.95
