@@ -19,7 +19,7 @@ from .config import ScoringConfig
 from .pooling import per_seed_values, pool_seeds, with_conditions
 from .references import reference_pairs
 from .table1 import render_table1, table1_frame
-from .table2 import PANEL_CORPORA, mean_nmae_per_system, render_table2, summary_counts, table2_frame
+from .table2 import PANEL_CORPORA, echo_share_p4, mean_nmae_per_system, render_table2, summary_counts, table2_frame
 
 
 @dataclass
@@ -78,7 +78,8 @@ def score(claims: pd.DataFrame, references: pd.DataFrame, config: ScoringConfig,
         with_conditions(source[source["system"] != config.reference_system]).groupby("corpus")["seed"].nunique().items()
     }
     table2 = table2_frame(cells, config, seed_cells)
-    table2_md = render_table2(table2, cells, config, sampling_seeds=seeds_per_corpus, title=title)
+    echo = echo_share_p4(claims, config)
+    table2_md = render_table2(table2, cells, config, sampling_seeds=seeds_per_corpus, title=title, echo_share=echo)
 
     table1 = None
     if predictions is not None:
@@ -91,6 +92,7 @@ def score(claims: pd.DataFrame, references: pd.DataFrame, config: ScoringConfig,
         "panel_clips": {corpus: len(clips) for corpus, clips in sorted(panel_clips.items())},
         "table2": summary_counts(cells, config),
         "mean_nmae": mean_nmae_per_system(cells, config),
+        "p4_echo_share": echo,
         "table1": table1_metrics(table1),
     }
     return ScoreResults(cells, seed_cells, table2, table2_md, table1, table1_md, metrics)

@@ -135,8 +135,23 @@ def table2_frame(cells: pd.DataFrame, config: ScoringConfig, seed_cells: pd.Data
     return grid.reset_index(drop=True)
 
 
+def echo_share_p4(claims: pd.DataFrame, config: ScoringConfig) -> dict[str, dict]:
+    """Per panel system, the share of its P4 (worked example) claims whose value equals the example's
+    value for their quantity (the parser's ``echo`` flag, SPEC §1 rule 2): {system: {claims, echo, share}}."""
+    if "echo" not in claims.columns or not len(claims):
+        return {}
+    p4 = claims[(claims["rung"] == "P4_fewshot") & (claims["system"] != config.reference_system)]
+    out = {}
+    for system, part in p4.groupby("system", sort=True, observed=True):
+        n = int(len(part))
+        k = int(part["echo"].astype(bool).sum())
+        out[str(system)] = {"claims": n, "echo": k, "share": round(k / n, 6) if n else None}
+    return out
+
+
 def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfig, *,
-                  sampling_seeds: dict[str, int] | None = None, title: str = "Table 2") -> str:
+                  sampling_seeds: dict[str, int] | None = None, title: str = "Table 2",
+                  echo_share: dict[str, dict] | None = None) -> str:
     """Markdown: one block per corpus, the counts under it, the cells over the bar, the notes."""
     lines = [f"# {title}: largest Spearman ρ over the rungs against the instrument", ""]
     panel = cells[(cells["system"] != config.reference_system)]
@@ -184,6 +199,15 @@ def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfi
         "The null expectation sums, over the ranked cells, the probability that an independent cell of the same n "
         "clears the bar (Student-t approximation). Our row is the mean over the training seeds whose cell is ranked.",
         "",
+    ]
+    if echo_share:
+        parts = [f"{system} {v['share']:.0%} of {v['claims']}" for system, v in echo_share.items() if v["claims"]]
+        lines += [
+            "Echo of the worked example: the share of each system's P4 claims (all seeds) whose value equals the "
+            "prompt's worked example for that quantity: " + "; ".join(parts) + ".",
+            "",
+        ]
+    lines += [
         "Marks: " + marks.LEGEND,
         "",
     ]
