@@ -1493,6 +1493,14 @@ impl<'a> Machine<'a> {
                 }
             }
         }
+        // a pause rate stated as a count ("Pause rate: 3 pauses") is neither a rate nor the count
+        if target.is_none()
+            && unit == Some(UnitKind::Pauses)
+            && self.queue.first().map_or(false, |f| f.kind == PKind::Q(Quantity::PauseRate))
+        {
+            self.consume_front();
+            return consumed_to;
+        }
         // 2. a label right after: "20 dB SNR", "40% overlap", "a 10-second clip"
         if target.is_none() {
             if let Some((q, pend)) = self.postfix(&x) {
@@ -1760,7 +1768,9 @@ fn convert_one(q: Quantity, v: f64, unit: Option<UnitKind>, hint: Option<UnitKin
             _ => return None,
         },
         Quantity::PauseRate => match u {
-            // "1 pause every 4 minutes" states no rate by its number alone; a count is not a rate
+            // "The pause rate per minute is 120 pauses": the label's unit makes the count a rate
+            Some(U::Pauses) if matches!(hint, Some(U::PerMin) | Some(U::PausesPerMin)) => v,
+            // otherwise a count is not a rate ("1 pause every 4 minutes" states none by its number)
             None | Some(U::PausesPerMin) | Some(U::PerMin) => v,
             Some(U::PausesPerSec) | Some(U::PerSec) | Some(U::Hz) => v * 60.0,
             _ => return None,
