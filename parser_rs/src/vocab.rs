@@ -718,10 +718,10 @@ fn build() -> Vocab {
     v.roles(
         &[
             "here is an example", "here's an example", "here is example", "here is the example", "example of the required answer",
-            "example of a required answer", "example of the answer", "example answer", "an example answer",
-            "for a different recording", "for another recording", "of a different recording", "a different recording",
-            "example from the prompt", "example from prompt", "the prompt's example", "the example recording",
-            "example recording", "in the example", "the worked example", "worked example",
+            "example of a required answer", "example of the answer", "example answer",
+            "for a different recording", "for another recording", "a different recording",
+            "example from the prompt", "example from prompt", "prompt's example", "example recording",
+            "in the example", "worked example",
         ],
         EXAMPLE_FRAME,
     );
