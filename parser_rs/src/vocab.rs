@@ -213,6 +213,26 @@ impl WordKey {
 }
 
 impl Vocab {
+    /// A vocabulary with no words (filled by `build`; finished as it is, the lexer's view of an alias).
+    fn empty() -> Vocab {
+        Vocab {
+            words: FxHashMap::default(),
+            first: Vec::new(),
+            kid_start: Vec::new(),
+            edge_slots: Vec::new(),
+            tags: Vec::new(),
+            tag_shift: 0,
+            keys: Vec::new(),
+            tails: Vec::new(),
+            edges: FxHashMap::default(),
+            nodes: vec![None],
+            per_id: 0,
+            percent_id: 0,
+            max_phrase_words: 0,
+            alias_phrases: Vec::new(),
+        }
+    }
+
     /// The id of a lower-cased word (0 = not in the vocabulary).
     #[inline]
     pub fn word_id(&self, lower: &[u8]) -> u16 {
@@ -365,22 +385,7 @@ pub fn alias_phrase(alias: &str) -> String {
     use crate::lexer::{lex, p, Kind};
     static EMPTY: OnceLock<Vocab> = OnceLock::new();
     let empty = EMPTY.get_or_init(|| {
-        let mut v = Vocab {
-            words: FxHashMap::default(),
-            first: Vec::new(),
-            kid_start: Vec::new(),
-            edge_slots: Vec::new(),
-            tags: Vec::new(),
-            tag_shift: 0,
-            keys: Vec::new(),
-            tails: Vec::new(),
-            edges: FxHashMap::default(),
-            nodes: vec![None],
-            per_id: 0,
-            percent_id: 0,
-            max_phrase_words: 0,
-            alias_phrases: Vec::new(),
-        };
+        let mut v = Vocab::empty();
         v.finish();
         v
     });
@@ -410,22 +415,7 @@ fn build() -> Vocab {
     use role::*;
     use LabelAtom::*;
     use Quantity as Qy;
-    let mut v = Vocab {
-        words: FxHashMap::default(),
-        first: Vec::new(),
-        kid_start: Vec::new(),
-        edge_slots: Vec::new(),
-        tags: Vec::new(),
-        tag_shift: 0,
-        keys: Vec::new(),
-        tails: Vec::new(),
-        edges: FxHashMap::default(),
-        nodes: vec![None],
-        per_id: 0,
-        percent_id: 0,
-        max_phrase_words: 0,
-        alias_phrases: Vec::new(),
-    };
+    let mut v = Vocab::empty();
     v.per_id = v.intern("per");
     v.percent_id = v.intern("percent");
 
