@@ -224,3 +224,22 @@ def test_claims_equal_to_the_example_carry_echo():
     frame = cols.to_pandas()
     assert frame["echo"].tolist() == [True, False, False, True, True]
     assert cols.echo.dtype == bool
+
+
+def test_table2_notes_give_each_systems_p4_echo_share():
+    import pandas as pd
+
+    from acousticlaim.scoring.config import ScoringConfig
+    from acousticlaim.scoring.table2 import echo_share_p4
+
+    config = ScoringConfig()
+    claims = pd.DataFrame(
+        {
+            "system": ["A", "A", "A", "A", "B", "B", config.reference_system],
+            "rung": ["P4_fewshot", "P4_fewshot", "P4_fewshot", "P2_named", "P4_fewshot", "P4_fewshot", "P4_fewshot"],
+            "echo": [True, True, False, True, False, False, True],
+        }
+    )
+    share = echo_share_p4(claims, config)
+    assert share == {"A": {"claims": 3, "echo": 2, "share": pytest.approx(2 / 3, abs=1e-6)},
+                     "B": {"claims": 2, "echo": 0, "share": 0.0}}

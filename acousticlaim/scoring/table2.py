@@ -201,7 +201,7 @@ def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfi
         "",
     ]
     if echo_share:
-        parts = [f"{system} {v['share']:.0%} of {v['claims']}" for system, v in echo_share.items() if v["claims"]]
+        parts = [f"{system} {v['share']:.1%} of {v['claims']}" for system, v in echo_share.items() if v["claims"]]
         lines += [
             "Echo of the worked example: the share of each system's P4 claims (all seeds) whose value equals the "
             "prompt's worked example for that quantity: " + "; ".join(parts) + ".",

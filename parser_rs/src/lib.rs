@@ -53,13 +53,14 @@ pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mu
     scratch.found.clear();
     // a table needs a pipe, and most texts have none
     let t = if seen.pipe { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
+    let skip = t.skip_ranges();
     {
         let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found, &mut scratch.queue);
-        m.run(&t.skip, &t.example_cells);
+        m.run(&skip);
     }
     for seq in &t.seqs {
         let mut m = parser::Machine::new(text, seq, v, &mut scratch.found, &mut scratch.queue);
-        m.run(&[], &[]);
+        m.run(&[]);
     }
     // a bare number that ends a generation cut at its token cap may be cut ("Shimmer: 8." of
     // "8.94 %"): trailing spaces and stops do not protect it (SPEC §1 rule 3)

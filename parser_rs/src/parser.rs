@@ -294,28 +294,20 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Run over all tokens, skipping the token ranges in `skip` (sorted, disjoint) as paragraph
-    /// breaks and those in `quiet` (sorted, disjoint: a table's example cells) as if absent.
-    pub fn run(&mut self, skip: &[(usize, usize)], quiet: &[(usize, usize)]) {
+    /// Run over all tokens, skipping the token ranges in `skip` (sorted, disjoint): as a paragraph
+    /// break, or, when the flag is set (a table's example cells), as if they were absent.
+    pub fn run(&mut self, skip: &[(usize, usize, bool)]) {
         let n = self.toks.len();
         let mut i = 0usize;
         let mut sk = 0usize;
-        let mut qk = 0usize;
         while i < n {
-            if !quiet.is_empty() {
-                while qk < quiet.len() && quiet[qk].1 <= i {
-                    qk += 1;
-                }
-                if qk < quiet.len() && quiet[qk].0 <= i {
-                    i = quiet[qk].1;
-                    continue;
-                }
-            }
             while sk < skip.len() && skip[sk].1 <= i {
                 sk += 1;
             }
             if sk < skip.len() && skip[sk].0 <= i {
-                self.on_newline(true, i);
+                if !skip[sk].2 {
+                    self.on_newline(true, i);
+                }
                 i = skip[sk].1;
                 continue;
             }

@@ -20,6 +20,24 @@ pub struct Tables {
     pub example_cells: Vec<(usize, usize)>,
 }
 
+impl Tables {
+    /// The token ranges the main pass skips, sorted and disjoint: (start, end, quietly). A table read
+    /// through `seqs` is skipped as a paragraph break; an example cell as if absent.
+    pub fn skip_ranges(&self) -> Vec<(usize, usize, bool)> {
+        if self.example_cells.is_empty() {
+            return self.skip.iter().map(|&(a, b)| (a, b, false)).collect();
+        }
+        let mut out: Vec<(usize, usize, bool)> = self.skip.iter().map(|&(a, b)| (a, b, false)).collect();
+        for &(a, b) in &self.example_cells {
+            if !self.skip.iter().any(|&(s, e)| a < e && s < b) {
+                out.push((a, b, true));
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
 /// Does the cell name the worked example ("Example", "Example (from prompt)")?
 fn is_example_cell(toks: &[Token], v: &Vocab, c: (usize, usize)) -> bool {
     let ex = v.word_id(b"example");
