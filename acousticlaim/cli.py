@@ -157,12 +157,21 @@ def import_generations_cmd(
 
 @app.command("audit-parser")
 def audit_parser_cmd(
-    labels: Path = typer.Argument(..., help="JSON Lines of {text, gold: [{quantity, value, unit, span}], truncated?}"),
+    labels: Path = typer.Argument(..., help="JSON Lines of {text, gold: [{quantity, value, unit, span}], truncated?}; "
+                                  "or a folder of generations (released run files, *.jsonl): list its unread labels"),
     show: int = typer.Option(0, "--show", help="also print up to this many mistakes (missed / false positive)"),
+    top: int = typer.Option(30, "--top", help="unread labels to list"),
 ) -> None:
-    """Precision and recall of the claim parser per quantity against hand-labelled texts."""
-    from acousticlaim.claims.audit import LabelsError, audit, format_report, load_labels
+    """Precision and recall of the claim parser per quantity against hand-labelled texts; for a folder
+    of generations, the labels that carry a number but name no quantity (counts, an example each)."""
+    from acousticlaim.claims.audit import (LabelsError, audit, format_report, format_unread, load_labels,
+                                           read_generation_texts, unread_labels)
 
+    if labels.is_dir():
+        texts = read_generation_texts(labels)
+        print(f"{len(texts)} texts in {labels}; labels that carry a number the parser does not read:")
+        print(format_unread(unread_labels(texts), top))
+        return
     try:
         items = load_labels(labels)
     except LabelsError as e:

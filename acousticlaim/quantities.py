@@ -19,7 +19,7 @@ Tiers say where the reference sits relative to the signal a model hears:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Mapping
 
@@ -90,6 +90,13 @@ class Quantity:
     split_half: bool = False  # read on Praat's half-stem readings too (split-half reliability)
     extra_units: tuple[str, ...] = ()  # units kept as stated and never scored against ``unit`` (shimmer in dB)
     reader: str = ""  # the reader of acousticlaim.instruments.readers that reads it (snr, srmr, timing, voice, …)
+    # The names, abbreviations and label forms the parser reads this quantity under (SPEC §1, "What
+    # counts as a claim", rule 1). Matched in any case, with hyphens, underscores and camelCase
+    # splits ignored ("F0_stddev", "SpeechRate", "PAUSE_num"), "/" read as "per" and "%" as
+    # "percent". The Rust parser builds its vocabulary from these lists (parser_rs/build.rs); it has
+    # no list of its own. A label not here is not read, however close its spelling: `acousticlaim
+    # audit-parser` lists such labels so that a person can decide whether one belongs here.
+    aliases: tuple[str, ...] = ()
 
     def tier(self, corpus: Corpus | str) -> Tier | None:
         """The tier of this quantity on ``corpus`` (``None`` for unscored quantities)."""
@@ -259,6 +266,82 @@ _QUANTITIES: tuple[Quantity, ...] = (
     ),
 )
 
+# Each quantity's names (see ``Quantity.aliases``). F0 mean and F0 s.d. are also read as a pitch
+# name with a mean word or a spread word beside it, in either order ("mean F0", "F0 SD", "Std. dev.
+# of F0", "pitch variability", "SD around 15 Hz" once pitch is named): the three lists below.
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "snr": (
+        "SNR", "SNRs", "signal-to-noise ratio", "signal-to-noise ratios", "signal-to-noise", "signal noise ratio",
+        "signal and noise ratio", "S/N ratio", "S/N", "SN ratio", "sound-to-noise ratio", "sound-to-noise",
+        "speech-to-noise ratio", "speech-to-noise", "signal-to-noise level", "SNR value",
+    ),
+    "srmr": (
+        "SRMR", "speech-to-reverberation modulation energy ratio", "speech-to-reverberation modulation ratio",
+        "speech-to-reverberation modulation", "speech-to-reverberation energy ratio",
+        "speech-to-reverberant modulation energy ratio", "speech reverberation modulation energy ratio",
+        "reverberation modulation energy ratio", "modulation energy ratio",
+    ),
+    "speaking_rate": (
+        "speaking rate", "speaking rates", "speech rate", "speech rates", "speaking speed", "speech speed",
+        "speaking pace", "speech pace", "speaking tempo", "speech tempo", "rate of speech", "rate of speaking",
+        "talking rate", "talking speed", "syllable rate", "syllabic rate", "speakingrate", "speechrate",
+        "delivery rate", "rate of delivery", "speed of speech", "pace of speech", "tempo of speech",
+        "speaking rate SR",
+    ),
+    "pause_count": (
+        "number of pauses", "number of pause", "number of the pauses", "pause count", "pauses count",
+        "count of pauses", "num pauses", "num of pauses", "number pauses", "total pauses", "total number of pauses",
+        "pause number", "pauses number", "pause num", "pauses num", "pause counts", "pauses", "pause",
+        "total pause count", "number of silent pauses", "silent pauses", "number of silences", "silence count",
+        "pause total", "pauses total", "pauses detected", "number of pauses detected", "pause总数",
+    ),
+    "pause_rate": (
+        "pause rate", "pause rates", "rate of pauses", "rate of pausing", "pausing rate", "pause frequency",
+        "frequency of pauses", "pauserate", "pauses rate", "pause rate PR",
+    ),
+    "f0_mean": ("F0mean", "F0avg", "avgF0", "meanF0", "F0 mean", "mean F0"),
+    "f0_sd": (
+        "F0SD", "F0std", "F0stdev", "F0stddev", "F0dev", "F0 SD", "pitch variability", "pitch variation",
+        "F0 variability", "F0 variation", "pitch spread", "F0 spread",
+    ),
+    "jitter": ("jitter", "jitters", "local jitter", "jitter local", "jit", "jitt"),
+    "shimmer": ("shimmer", "shimmers", "local shimmer", "shimmer local", "shim"),
+    "hnr": (
+        "HNR", "HNRs", "harmonics-to-noise ratio", "harmonic-to-noise ratio", "harmonics-to-noise ratios",
+        "harmonic-to-noise ratios", "harmonics-to-noise", "harmonic-to-noise", "harmonic noise ratio",
+        "harmonics noise ratio", "harmonicity", "H/N ratio", "H/N", "harmonics-to-noise ratio HNR",
+    ),
+    "overlap_ratio": (
+        "overlap", "overlap ratio", "overlap fraction", "overlap percentage", "overlap proportion",
+        "overlapping speech", "overlapped speech", "speech overlap", "overlap rate", "overlapratio",
+        "proportion of overlap", "percentage of overlap", "degree of overlap", "amount of overlap", "overlapping",
+        "talker overlap", "overlaps", "overlapped", "overlap between speakers", "overlap between the speakers",
+        "overlap between talkers",
+    ),
+    "articulation_rate": (
+        "articulation rate", "articulation rates", "articulatory rate", "rate of articulation", "articulation speed",
+        "articulationrate", "articulation tempo",
+    ),
+    # read as the recording's duration unless the sentence is about pauses ("each pause lasts 0.4 s")
+    "duration": (
+        "duration", "length", "total duration", "total length", "recording duration", "clip duration",
+        "audio duration", "file duration", "recording length", "clip length", "audio length", "lasts", "lasting",
+        "runtime", "running time", "duration of the recording", "duration of the clip", "duration of the audio",
+        "length of the recording", "length of the clip", "length of the audio",
+    ),
+}
+# Names of pitch whose mean or spread is still open ("F0", "pitch"), and the words that settle it.
+PITCH_NAMES: tuple[str, ...] = (
+    "F0", "Fo", "fundamental frequency", "fundamental frequencies", "fundamental", "fundamental freq",
+    "pitch", "voice pitch", "vocal pitch", "F0s", "pitched",
+)
+PITCH_MEAN_WORDS: tuple[str, ...] = ("mean", "average", "avg", "median", "averaged")
+PITCH_SPREAD_WORDS: tuple[str, ...] = (
+    "SD", "std", "stdev", "stddev", "std dev", "standard deviation", "standard deviations", "st dev", "sigma", "σ",
+    "s d", "variability", "spread",
+)
+
+_QUANTITIES = tuple(replace(q, aliases=_ALIASES[q.key]) for q in _QUANTITIES)
 QUANTITIES: dict[str, Quantity] = {q.key: q for q in _QUANTITIES}
 ALL_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES)
 SCORED_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES if q.scored)

@@ -13,6 +13,10 @@ Each timing is repeated (``--repeats``, and five times for the Rust side of the 
 comparison) and the best run is reported beside the median: on a shared virtual machine the other
 tenants only ever slow a run down, so the best run is the closest to what the code itself costs.
 
+The real-text corpus is the released panel texts (``../shared/data/panel_sample``, 3,000 real
+generations of the five systems) repeated to at least ``--real-mb`` megabytes (200 by default), timed
+the same way, beside the yardstick on the 3,000 texts once.
+
 It also times texts of 1–16 MB (digits, and repeated prose) to show that time grows linearly with
 length, and prints everything as JSON (``--out`` writes it to a file).
 """
@@ -83,6 +87,19 @@ def synthesise(tpls: list[list[object]], n: int, seed: int = 0, chunk: int = 100
     return pa.chunked_array(chunks)
 
 
+def real_texts(panel: Path, min_mb: float) -> tuple[pa.ChunkedArray, list[str]]:
+    """The released panel texts, repeated (as the same Arrow chunk) to at least ``min_mb`` megabytes."""
+    texts = []
+    for f in sorted(panel.glob("*_seed*.json")):
+        d = json.loads(f.read_text(encoding="utf-8"))
+        for rungs in d["results"].values():
+            for block in rungs.values():
+                texts += [g["text"] for g in block["generations"]]
+    chunk = pa.array(texts, type=pa.string())
+    size = chunk.buffers()[2].size
+    return pa.chunked_array([chunk] * max(1, int(np.ceil(min_mb * 1e6 / size)))), texts
+
+
 def timed(f):
     t0 = time.perf_counter()
     r = f()
@@ -137,6 +154,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--repeats", type=int, default=3, help="runs of each timing over the whole corpus (best and median reported)")
     ap.add_argument("--labels", type=Path, default=ROOT / "tests/data/dev_labels.jsonl")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--panel", type=Path, default=ROOT.parent / "shared/data/panel_sample",
+                    help="released panel texts for the real-text corpus (skipped when absent)")
+    ap.add_argument("--real-mb", type=float, default=200.0, help="megabytes the real texts are repeated to")
     a = ap.parse_args(argv)
 
     tpls = templates(a.labels)
@@ -173,6 +193,30 @@ def main(argv: list[str] | None = None) -> dict:
         "speedup_one_thread_vs_re": round(ty / tr, 1),
         "speedup_one_thread_vs_re_cpu": round(cy / cr, 1),
     }
+    if a.panel.is_dir():
+        real, real_list = real_texts(a.panel, a.real_mb)
+        real_mb = sum(c.buffers()[2].size for c in real.chunks) / 1e6
+        load_r = os.getloadavg()
+        r1, r1_med, rc1, rcols1 = repeated(lambda: parse_batch(real, threads=1), a.repeats)
+        rall, rall_med, rpall, rcolsall = repeated(lambda: parse_batch(real), a.repeats, clock=process_timed)
+        assert np.array_equal(rcols1.value, rcolsall.value)
+        once_mb = sum(len(t.encode("utf-8")) for t in real_list) / 1e6
+        ry, ry_med, rcy, _ = repeated(lambda: [regex_yardstick.parse(t) for t in real_list], 2)
+        rr, rr_med, rcr, _ = repeated(lambda: parse_batch(real_list, threads=1), 5)
+        result["real_text"] = {
+            "source": str(a.panel),
+            "texts": len(real_list),
+            "repeats_of_the_texts": len(real.chunks),
+            "megabytes": round(real_mb, 2),
+            "claims": len(rcols1),
+            "load_average_1_5_15min_before": [round(x, 2) for x in load_r],
+            "load_average_1_5_15min_after": [round(x, 2) for x in os.getloadavg()],
+            "rust_one_thread": rates(real_mb, len(real), r1, r1_med, rc1),
+            "rust_all_cores": rates(real_mb, len(real), rall, rall_med, rpall),
+            "python_re_yardstick_once": rates(once_mb, len(real_list), ry, ry_med, rcy),
+            "rust_one_thread_once": rates(once_mb, len(real_list), rr, rr_med, rcr),
+            "speedup_one_thread_vs_re_cpu": round(rcy / rcr, 1),
+        }
     # time grows linearly with length
     prose = " ".join(corpus.slice(0, 2000).to_pylist())
     scaling = []

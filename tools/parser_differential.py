@@ -14,7 +14,9 @@ quantity, value, unit, span as written, flags). The texts:
     python3 tools/parser_differential.py --base 5ce3343
     python3 tools/parser_differential.py --base HEAD~3 --synthetic 100000
 
-Exit status 0 when every text reads the same, 1 with the first differences printed otherwise.
+Texts are compared claim by claim (as sets per text): it prints how many texts read differently, by
+source, the claims only one side reads, by quantity, and the first differing texts with both sides.
+Exit status 0 when every text reads the same, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
 
     base_texts = labelled_texts()
-    texts = base_texts + panel_texts() + synthetic_texts(a.synthetic) + random_texts(a.random, base_texts)
+    texts_panel = panel_texts()
+    texts = base_texts + texts_panel + synthetic_texts(a.synthetic) + random_texts(a.random, base_texts)
     # the separators are the records' framing: they may not stand inside a text
     texts = [t.replace(RECORD_SEPARATOR, " ").replace(TRUNCATED_MARK, " ") for t in texts]
     corpus = RECORD_SEPARATOR.join(texts).encode("utf-8", "replace")
@@ -128,12 +132,42 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], check=False)
         new = run(build_parse_records(ROOT / "parser_rs", tmp / "target-here"), corpus)
 
-    diffs = [(k, o, n) for k, (o, n) in enumerate(zip(old, new)) if o != n]
-    if len(old) != len(new):
-        diffs.append((min(len(old), len(new)), f"{len(old)} claims in all", f"{len(new)} claims in all"))
-    print(f"base {a.base}: {len(old):,} claims; this checkout: {len(new):,} claims; {len(diffs)} lines differ")
-    for k, o, n in diffs[: a.show]:
-        print(f"line {k}:\n  base: {o}\n  here: {n}")
+    def by_record(lines: list[str]) -> dict[int, set[str]]:
+        out: dict[int, set[str]] = {}
+        for line in lines:
+            k, _, rest = line.partition("\t")
+            out.setdefault(int(k), set()).add(rest)
+        return out
+
+    old_r, new_r = by_record(old), by_record(new)
+    sources = [("labelled", len(base_texts)), ("panel", len(texts_panel)), ("synthetic", a.synthetic), ("random", 2 * a.random)]
+    bounds, at = [], 0
+    for name, n in sources:
+        bounds.append((name, at, at + n))
+        at += n
+    source_of = lambda k: next((name for name, lo, hi in bounds if lo <= k < hi), "?")
+    diffs = []
+    only_base: Counter = Counter()
+    only_here: Counter = Counter()
+    per_source: Counter = Counter()
+    for k in sorted(set(old_r) | set(new_r)):
+        o, n = old_r.get(k, set()), new_r.get(k, set())
+        if o != n:
+            diffs.append((k, sorted(o - n), sorted(n - o)))
+            per_source[source_of(k)] += 1
+            only_base.update(x.split("\t")[0] for x in o - n)
+            only_here.update(x.split("\t")[0] for x in n - o)
+    print(f"base {a.base}: {len(old):,} claims; this checkout: {len(new):,} claims; {len(diffs)} texts read differently")
+    if diffs:
+        print("texts that differ, by source: " + ", ".join(f"{k} {v}" for k, v in per_source.most_common()))
+        print("claims only at base, by quantity: " + ", ".join(f"{k} {v}" for k, v in only_base.most_common()))
+        print("claims only here, by quantity: " + ", ".join(f"{k} {v}" for k, v in only_here.most_common()))
+    for k, gone, came in diffs[: a.show]:
+        print(f"text {k} ({source_of(k)}): {texts[k][:200]!r}")
+        for x in gone:
+            print(f"  base only: {x}")
+        for x in came:
+            print(f"  here only: {x}")
     return 1 if diffs else 0
 
 

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from acousticlaim.claims.parser import Claim, parse
 from acousticlaim.quantities import ALL_KEYS, QUANTITIES, kept_as_stated
@@ -179,4 +181,87 @@ def format_report(report: AuditReport) -> str:
             lines.append(row(k, c))
     lines.append(row("overall", report.overall))
     lines.append(f"{report.n_texts} texts")
+    return "\n".join(lines)
+
+
+# "Label: 12.4", "\"Key\": \"12.4\"", "**Label:** 12.4", "| Label | 12.4 |", "The LABEL is 12.4"
+_LABELLED_NUMBER = re.compile(
+    r"(?:(?<=^)|(?<=[\n{,|*\-•]))[\s\\\"'*]*(?P<label>[A-Za-z$][\w$ ()/%.'-]{0,48}?)[\s\\\"'*]*"
+    r"(?:[:=|]|\bis\b)[\s\\\"'*]*(?P<num>[-+−]?\d[\d.,]*(?:[eE][-+]?\d+)?)",
+    re.MULTILINE,
+)
+_TEMPLATE_NUMBER = re.compile(r"\b[Tt]he (?P<label>[A-Za-z][\w-]{1,30}) is (?P<num>[-+]?\d[\d.,]*(?:[eE][-+]?\d+)?)")
+
+
+@dataclass
+class UnreadLabel:
+    label: str
+    count: int
+    example: str
+    names: str = ""  # the quantity the label names when it is one of the registry's (its number was
+    # then left unread by attribution: the worked example, a transcript sentence, a typical value)
+
+
+def unread_labels(texts: Iterable[str]) -> list[UnreadLabel]:
+    """Labels that carry a number the parser did not read as a claim (SPEC §1 rule 1: a label that
+    names no quantity of the registry is not read, however close its spelling), most frequent first,
+    with an example each: for a person to decide whether an alias belongs in the registry
+    (``acousticlaim/quantities.py``). Labels are compared case-blind with markup stripped."""
+    counts: Counter[str] = Counter()
+    examples: dict[str, str] = {}
+    for text in texts:
+        if not text or not any(ch.isdigit() for ch in text):
+            continue
+        spans = [(c.start, c.end) for c in parse(text)]
+        seen: set[tuple[int, int]] = set()
+        for pattern in (_LABELLED_NUMBER, _TEMPLATE_NUMBER):
+            for m in pattern.finditer(text):
+                a, b = m.span("num")
+                if (a, b) in seen or any(s <= a < e for s, e in spans):
+                    continue
+                seen.add((a, b))
+                label = re.sub(r"\s+", " ", m.group("label").strip(" ()*'\"\\")).strip()
+                label = re.sub(r"^(?:the|a|an)\s+", "", label, flags=re.IGNORECASE)
+                if not label or label[0].isdigit():
+                    continue
+                key = label.lower()
+                counts[key] += 1
+                if key not in examples:
+                    lo = max(0, m.start() - 20)
+                    examples[key] = text[lo:m.end() + 20].replace("\n", " ").strip()
+    out = []
+    for k, n in counts.most_common():
+        named = [c.quantity for c in parse(f"{k}: 7.5")]
+        out.append(UnreadLabel(k, n, examples[k], named[0] if named else ""))
+    return out
+
+
+def read_generation_texts(path: str | Path) -> list[str]:
+    """The generated texts of a folder or file: released run files (``<system>_<corpus>_seed<k>.json``,
+    ``results → system → rung → generations``) and JSON Lines generations (a ``text`` field)."""
+    path = Path(path)
+    files = sorted(path.glob("*.json")) + sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    texts: list[str] = []
+    for f in files:
+        if f.suffix == ".jsonl":
+            for line in f.open(encoding="utf-8"):
+                if line.strip():
+                    rec = json.loads(line)
+                    if isinstance(rec, dict) and isinstance(rec.get("text"), str):
+                        texts.append(rec["text"])
+            continue
+        data = json.loads(f.read_text(encoding="utf-8"))
+        results = data.get("results") if isinstance(data, dict) else None
+        if not isinstance(results, dict):
+            continue
+        for rungs in results.values():
+            for block in rungs.values():
+                texts += [g["text"] for g in block.get("generations", []) if isinstance(g.get("text"), str)]
+    return texts
+
+
+def format_unread(rows: list[UnreadLabel], top: int = 30) -> str:
+    lines = [f"{'count':>6}  {'label':<28} {'names':<14} example"]
+    for r in rows[:top]:
+        lines.append(f"{r.count:>6}  {r.label[:28]:<28} {r.names or '—':<14} {r.example[:80]}")
     return "\n".join(lines)

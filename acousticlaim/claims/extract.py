@@ -9,7 +9,8 @@ Output (:class:`ClaimTables`):
 * ``claims`` — one row per claim: ``system``, ``corpus``, ``clip_id``, ``rung``, ``seed``, ``quantity``
   (registry key), ``value`` (canonical unit), ``unit`` (the unit of ``value``: the registry unit, or
   "dB" for shimmer stated in dB), ``unit_text`` (as written), ``start``/``end`` (character span),
-  ``byte_start``/``byte_end``, ``approx``, ``is_range``, ``bound``;
+  ``byte_start``/``byte_end``, ``approx``, ``is_range``, ``bound``, ``echo`` (the value equals the
+  worked example's value for its quantity, SPEC §1 rule 2);
 * ``generations`` — one row per generation with its ``n_claims`` (0 for texts that state nothing, so
   they count against coverage), ``truncated`` and ``n_chars``.
 
@@ -36,7 +37,7 @@ STAGE = "claims"
 KEY = ["system", "corpus", "clip_id", "rung", "seed"]
 PARSE_INPUT = KEY + ["text"]
 CLAIM_COLUMNS = KEY + [
-    "quantity", "value", "unit", "unit_text", "start", "end", "byte_start", "byte_end", "approx", "is_range", "bound",
+    "quantity", "value", "unit", "unit_text", "start", "end", "byte_start", "byte_end", "approx", "is_range", "bound", "echo",
 ]
 GENERATION_COLUMNS = KEY + ["n_claims", "truncated", "n_chars"]
 

@@ -17,6 +17,12 @@ on all cores with the GIL released. Both follow ``SPEC.md`` §1 (the 13 quantiti
   measures are not claims; articulation rate is never read as speaking rate nor the reverse;
 * refusals, qualitative words and unfilled template slots ("___ Hz", "[value] dB") state nothing.
 
+What counts as a claim about *this* recording (SPEC §1): quantities are read only under the names of
+the registry (``Quantity.aliases``); the worked example reproduced with its framing, values given as
+typical or for comparison, values attached to one transcript sentence and the example column of a
+two-column table are not claims. A claim whose value equals the worked example's value for its
+quantity (:data:`WORKED_EXAMPLE`, read from the P4 prompt) carries ``echo``.
+
 ``truncated=True`` (a generation cut at its token cap) drops a bare number that ends the text, since
 it may be cut ("Shimmer: 8.9" of "8.94 %"). Character offsets are Python ``str`` indices; byte
 offsets are into the UTF-8 encoding (unpaired surrogates read as U+FFFD).
@@ -31,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim import _parser
+from acousticlaim.claims.prompts import get_rung
 from acousticlaim.quantities import ALL_KEYS
 
 QUANTITY_KEYS: tuple[str, ...] = tuple(_parser.quantity_keys())
@@ -56,15 +63,43 @@ class Claim:
     approx: bool
     is_range: bool
     bound: int
+    echo: bool = False  # the value equals the worked example's value for this quantity (SPEC §1 rule 2)
+
+
+def _worked_example() -> dict[str, float]:
+    """The P4 prompt's worked example, quantity → value, read from the prompt by this parser: the
+    sentences between its framing ("… for a different recording.") and its instruction ("Now give …")."""
+    text = get_rung("P4_fewshot").text
+    body = text.partition("for a different recording.")[2].partition("Now give")[0]
+    out = {QUANTITY_KEYS[q]: v for (q, v, u, *_rest) in _parser.parse_one(body, False) if UNIT_NAMES[u] != "dB" or QUANTITY_KEYS[q] != "shimmer"}
+    if len(out) != 10:
+        raise ImportError(f"the P4 worked example should state the ten scored quantities, read {sorted(out)} from {body!r}")
+    return out
+
+
+WORKED_EXAMPLE: dict[str, float] = _worked_example()
+# per quantity code, the example's value (NaN where it states none), for the batch columns
+_EXAMPLE_BY_CODE = np.array([WORKED_EXAMPLE.get(k, np.nan) for k in QUANTITY_KEYS])
+_SHIMMER = QUANTITY_KEYS.index("shimmer")
+_DB = UNIT_NAMES.index("dB")
+
+
+def _echo(quantity: np.ndarray, value: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """Which claims equal the worked example's value for their quantity (shimmer in dB never does)."""
+    ex = _EXAMPLE_BY_CODE[quantity.astype(np.int64)] if len(quantity) else np.empty(0)
+    same = np.abs(value - ex) <= 1e-9 * np.maximum(1.0, np.abs(ex))
+    return same & ~((quantity == _SHIMMER) & (unit == _DB))
 
 
 def parse(text: str, *, truncated: bool = False) -> list[Claim]:
     """The claims stated in ``text``, at most one per quantity (the last), in text order."""
     if not isinstance(text, str):
         raise TypeError(f"parse() takes a str, not {type(text).__name__}")
+    raw = _parser.parse_one(text, bool(truncated))
+    echo = _echo(np.array([r[0] for r in raw]), np.array([r[1] for r in raw], dtype=float), np.array([r[2] for r in raw]))
     return [
-        Claim(QUANTITY_KEYS[q], v, UNIT_NAMES[u], ut, s, e, bs, be, bool(a), bool(r), int(b))
-        for (q, v, u, ut, s, e, bs, be, a, r, b) in _parser.parse_one(text, bool(truncated))
+        Claim(QUANTITY_KEYS[q], v, UNIT_NAMES[u], ut, s, e, bs, be, bool(a), bool(r), int(b), bool(x))
+        for (q, v, u, ut, s, e, bs, be, a, r, b), x in zip(raw, echo)
     ]
 
 
@@ -89,7 +124,8 @@ _DTYPES = {
 class ClaimColumns:
     """Claims of many texts as columns. ``quantity``/``unit`` are integer codes into
     ``QUANTITY_KEYS``/``UNIT_NAMES``; ``unit_text`` is a code into ``unit_text_categories`` (-1 = none);
-    ``n_claims[i]`` is the number of claims of text ``i`` (0 for texts that state nothing)."""
+    ``n_claims[i]`` is the number of claims of text ``i`` (0 for texts that state nothing); ``echo``
+    marks claims equal to the worked example's value for their quantity."""
 
     text_index: np.ndarray
     quantity: np.ndarray
@@ -105,6 +141,7 @@ class ClaimColumns:
     bound: np.ndarray
     n_claims: np.ndarray
     unit_text_categories: list[str]
+    echo: np.ndarray
 
     def __len__(self) -> int:
         return int(self.value.shape[0])
@@ -114,11 +151,12 @@ class ClaimColumns:
         cols = {k: np.frombuffer(raw[k], dtype=dt) for k, dt in _DTYPES.items()}
         if index_offset:
             cols["text_index"] = cols["text_index"] + index_offset
-        return cls(**cols, unit_text_categories=list(raw["unit_text_categories"]))
+        echo = _echo(cols["quantity"], cols["value"], cols["unit"])
+        return cls(**cols, unit_text_categories=list(raw["unit_text_categories"]), echo=echo)
 
     def to_pandas(self) -> pd.DataFrame:
         """One row per claim: text_index, quantity, value, unit, unit_text, start, end, byte_start,
-        byte_end, approx, is_range, bound (quantity/unit/unit_text as categoricals)."""
+        byte_end, approx, is_range, bound, echo (quantity/unit/unit_text as categoricals)."""
         ut_codes = self.unit_text.astype(np.int64)
         return pd.DataFrame(
             {
@@ -134,6 +172,7 @@ class ClaimColumns:
                 "approx": self.approx.astype(bool),
                 "is_range": self.is_range.astype(bool),
                 "bound": self.bound,
+                "echo": self.echo,
             }
         )
 

@@ -91,7 +91,8 @@ def render_table1(table: pd.DataFrame | None, config: ScoringConfig) -> str:
 
 
 def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfig, *,
-                  sampling_seeds: dict[str, int] | None = None, title: str = "Table 2") -> str:
+                  sampling_seeds: dict[str, int] | None = None, title: str = "Table 2",
+                  echo_share: dict[str, dict] | None = None) -> str:
     """Markdown: one block per corpus, the counts under it, the cells over the bar, the notes."""
     lines = [f"# {title}: largest Spearman ρ over the rungs against the instrument", ""]
     panel = cells[(cells["system"] != config.reference_system)]
@@ -139,6 +140,15 @@ def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfi
         "The null expectation sums, over the ranked cells, the probability that an independent cell of the same n "
         "clears the bar (Student-t approximation). Our row is the mean over the training seeds whose cell is ranked.",
         "",
+    ]
+    if echo_share:
+        parts = [f"{system} {v['share']:.1%} of {v['claims']}" for system, v in echo_share.items() if v["claims"]]
+        lines += [
+            "Echo of the worked example: the share of each system's P4 claims (all seeds) whose value equals the "
+            "prompt's worked example for that quantity (SPEC §1): " + "; ".join(parts) + ".",
+            "",
+        ]
+    lines += [
         "Marks: " + marks.LEGEND,
         "",
     ]
@@ -150,7 +160,8 @@ def write_tables_markdown(results: ScoreResults, reports: str | Path, *, table1:
     reports = Path(reports)
     written = [write_text(reports / "table2.md", render_table2(results.table2, results.cells, results.config,
                                                                  sampling_seeds=results.sampling_seeds,
-                                                                 title=results.title))]
+                                                                 title=results.title,
+                                                                 echo_share=results.metrics.get("p4_echo_share")))]
     if table1:
         written.append(write_text(reports / "table1.md", render_table1(results.table1, results.config)))
     return written

@@ -20,7 +20,7 @@ from .config import ScoringConfig
 from .pooling import per_seed_values, pool_seeds, with_conditions
 from .references import reference_pairs
 from .table1 import split_collected, table1_frame
-from .table2 import PANEL_CORPORA, mean_nmae_per_system, summary_counts, table2_frame
+from .table2 import PANEL_CORPORA, echo_share_p4, mean_nmae_per_system, summary_counts, table2_frame
 
 
 POINTS_FILE = "points.parquet"
@@ -114,6 +114,7 @@ def score(claims: pd.DataFrame, references: pd.DataFrame, config: ScoringConfig,
         "panel_clips": {corpus: len(clips) for corpus, clips in sorted(panel_clips.items())},
         "table2": summary_counts(cells, config),
         "mean_nmae": mean_nmae_per_system(cells, config),
+        "p4_echo_share": echo_share_p4(claims, config),
         "table1": table1_metrics(table1),
     }
     return ScoreResults(cells, seed_cells, table2, table1, config, metrics, points=points,

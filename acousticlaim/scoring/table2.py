@@ -127,6 +127,20 @@ def table2_frame(cells: pd.DataFrame, config: ScoringConfig, seed_cells: pd.Data
     return grid.reset_index(drop=True)
 
 
+def echo_share_p4(claims: pd.DataFrame, config: ScoringConfig) -> dict[str, dict]:
+    """Per panel system, the share of its P4 (worked example) claims whose value equals the example's
+    value for their quantity (the parser's ``echo`` flag, SPEC §1 rule 2): {system: {claims, echo, share}}."""
+    if "echo" not in claims.columns or not len(claims):
+        return {}
+    p4 = claims[(claims["rung"] == "P4_fewshot") & (claims["system"] != config.reference_system)]
+    out = {}
+    for system, part in p4.groupby("system", sort=True, observed=True):
+        n = int(len(part))
+        k = int(part["echo"].astype(bool).sum())
+        out[str(system)] = {"claims": n, "echo": k, "share": round(k / n, 6) if n else None}
+    return out
+
+
 def summary_counts(cells: pd.DataFrame, config: ScoringConfig) -> dict:
     """Headline counts per panel corpus and over both, the reference system left out."""
     panel = cells[(cells["system"] != config.reference_system) & cells["corpus"].isin(PANEL_CORPORA)]

@@ -21,21 +21,63 @@ pub enum Quantity {
     Duration = 12,
 }
 
-pub const QUANTITY_KEYS: [&str; 13] = [
-    "snr",
-    "srmr",
-    "speaking_rate",
-    "pause_count",
-    "pause_rate",
-    "f0_mean",
-    "f0_sd",
-    "jitter",
-    "shimmer",
-    "hnr",
-    "overlap_ratio",
-    "articulation_rate",
-    "duration",
-];
+/// The registry (`acousticlaim/quantities.py`), read at build time by `build.rs`: keys in order,
+/// canonical units, aliases, pitch names.
+pub mod registry {
+    include!(concat!(env!("OUT_DIR"), "/registry.rs"));
+}
+
+/// The quantity keys, in code order: the registry's (`Quantity` below is checked against them).
+pub const QUANTITY_KEYS: [&str; 13] = registry::KEYS;
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// Each quantity's canonical unit as the registry names it, looked up in [`UNIT_NAMES`] at compile
+/// time: a registry unit the parser has no code for stops the build.
+const CANONICAL_UNITS: [ValueUnit; 13] = {
+    let mut out = [ValueUnit::Db; 13];
+    let mut q = 0;
+    while q < 13 {
+        let mut u = 0;
+        let mut found = false;
+        while u < UNIT_NAMES.len() {
+            if same(registry::UNITS[q], UNIT_NAMES[u]) {
+                out[q] = ValueUnit::ALL[u];
+                found = true;
+            }
+            u += 1;
+        }
+        assert!(found, "a canonical unit of the registry has no ValueUnit");
+        q += 1;
+    }
+    out
+};
+
+// The enum's order is the registry's: each variant's key is checked at compile time.
+const _: () = {
+    let names = [
+        "snr", "srmr", "speaking_rate", "pause_count", "pause_rate", "f0_mean", "f0_sd", "jitter", "shimmer", "hnr",
+        "overlap_ratio", "articulation_rate", "duration",
+    ];
+    let mut k = 0;
+    while k < 13 {
+        assert!(same(registry::KEYS[Quantity::ALL[k] as usize], names[k]), "Quantity enum out of the registry's order");
+        k += 1;
+    }
+};
 
 impl Quantity {
     pub const ALL: [Quantity; 13] = [
@@ -60,17 +102,7 @@ impl Quantity {
 
     /// The unit a claim of this quantity is converted to (the registry's canonical unit).
     pub fn canonical_unit(self) -> ValueUnit {
-        match self {
-            Quantity::Snr | Quantity::Hnr => ValueUnit::Db,
-            Quantity::Srmr => ValueUnit::Ratio,
-            Quantity::SpeakingRate | Quantity::ArticulationRate => ValueUnit::SyllablesPerSecond,
-            Quantity::PauseCount => ValueUnit::Count,
-            Quantity::PauseRate => ValueUnit::PausesPerMinute,
-            Quantity::F0Mean | Quantity::F0Sd => ValueUnit::Hz,
-            Quantity::Jitter | Quantity::Shimmer => ValueUnit::Percent,
-            Quantity::OverlapRatio => ValueUnit::Fraction,
-            Quantity::Duration => ValueUnit::Seconds,
-        }
+        CANONICAL_UNITS[self as usize]
     }
 }
 
@@ -94,6 +126,18 @@ pub enum ValueUnit {
 pub const UNIT_NAMES: [&str; 9] = ["dB", "ratio", "syllables/s", "count", "pauses/min", "Hz", "%", "fraction", "s"];
 
 impl ValueUnit {
+    pub const ALL: [ValueUnit; 9] = [
+        ValueUnit::Db,
+        ValueUnit::Ratio,
+        ValueUnit::SyllablesPerSecond,
+        ValueUnit::Count,
+        ValueUnit::PausesPerMinute,
+        ValueUnit::Hz,
+        ValueUnit::Percent,
+        ValueUnit::Fraction,
+        ValueUnit::Seconds,
+    ];
+
     pub fn name(self) -> &'static str {
         UNIT_NAMES[self as usize]
     }

@@ -343,7 +343,7 @@ fn lex_number(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize {
         j += 1;
     }
     let int_digits = j - i;
-    if j < n && (b[j] == b':' || b[j] == b',' || b[j].is_ascii_alphabetic()) || int_digits > 15 {
+    if j < n && (b[j] == b':' || b[j] == b',' || b[j].is_ascii_alphabetic()) || int_digits > 15 || (int_digits > 1 && b[i] == b'0') {
         return lex_number_general(b, i, n, out);
     }
     let mut frac_digits = 0usize;
@@ -354,7 +354,7 @@ fn lex_number(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usize {
             m += 1;
         }
         frac_digits = m - (j + 1);
-        if int_digits + frac_digits > 15 {
+        if int_digits + frac_digits > 15 || (m < n && b[m] | 0x20 == b'e') {
             return lex_number_general(b, i, n, out);
         }
         j = m;
@@ -467,14 +467,47 @@ fn lex_number_general(b: &[u8], i: usize, n: usize, out: &mut Vec<Token>) -> usi
         break;
     }
     let mut flags = if has_dec { 0 } else { flag::INTEGER };
-    let num = if overflow {
+    let mut num = if overflow {
         flags |= flag::UNUSABLE;
         f64::NAN
     } else {
         decimal_value(&buf[..len])
     };
+    // scientific notation is read whole: "1.4e1" is 14, "3e-3" is 0.003 (SPEC §1 rule 3)
+    if let Some((exp, end)) = exponent(b, j, n) {
+        num *= 10f64.powi(exp);
+        flags &= !flag::INTEGER;
+        j = end;
+    }
+    // a numeral with leading zeros ("001") is an identifier, not a value (SPEC §1 rule 3)
+    if int_digits > 1 && b[s] == b'0' && !thousands {
+        flags |= flag::UNUSABLE;
+    }
     push(out, Kind::Num, s, j, 0, flags, num);
     j
+}
+
+/// The exponent of scientific notation at `j` ("e1", "E-3", "e+02"): its value and where it ends.
+/// Not an exponent when a letter or digit run continues ("5e1x", "3 eggs" never reach here).
+fn exponent(b: &[u8], j: usize, n: usize) -> Option<(i32, usize)> {
+    if j >= n || b[j] | 0x20 != b'e' {
+        return None;
+    }
+    let mut k = j + 1;
+    let neg = k < n && b[k] == b'-';
+    if k < n && (b[k] == b'-' || b[k] == b'+') {
+        k += 1;
+    }
+    let d0 = k;
+    let mut e = 0i32;
+    while k < n && b[k].is_ascii_digit() && k - d0 < 3 {
+        e = e * 10 + (b[k] - b'0') as i32;
+        k += 1;
+    }
+    if k == d0 || (k < n && (b[k].is_ascii_alphanumeric() || b[k] == b'_')) {
+        return None;
+    }
+    Some((if neg { -e } else { e }, k))
 }
 
 /// The value of ASCII digits with at most one '.'. Up to 15 significant digits (all real-world

@@ -52,16 +52,23 @@ pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mu
     let seen = lexer::lex(text, v, &mut scratch.toks);
     scratch.found.clear();
     // a table needs a pipe, and most texts have none
-    let (skip, seqs) = if seen.pipe { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
+    let t = if seen.pipe { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
+    let skip = t.skip_ranges();
     {
         let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found, &mut scratch.queue);
         m.run(&skip);
     }
-    for seq in &seqs {
+    for seq in &t.seqs {
         let mut m = parser::Machine::new(text, seq, v, &mut scratch.found, &mut scratch.queue);
         m.run(&[]);
     }
-    let trunc = if opts.truncated { Some(text.trim_end().len() as u32) } else { None };
+    // a bare number that ends a generation cut at its token cap may be cut ("Shimmer: 8." of
+    // "8.94 %"): trailing spaces and stops do not protect it (SPEC §1 rule 3)
+    let trunc = if opts.truncated {
+        Some(text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':')).len() as u32)
+    } else {
+        None
+    };
     parser::last_per_slot(&scratch.found, trunc, claims);
     fill_char_offsets(text, claims);
 }

@@ -147,6 +147,19 @@ pub struct Machine<'a> {
     timeprep_end: usize,
     last_claim: Option<(usize, usize)>,
     paren_after_claim: Option<(usize, usize)>,
+    /// inside the worked example reproduced with its framing (SPEC §1, "What counts as a claim",
+    /// rule 2): from "here is an example of the required answer …" to the paragraph's end or
+    /// "for the recording you just heard"; its numbers are not this recording's
+    example_mode: bool,
+    /// inside a parenthesis of values attached to one transcript sentence of a numbered list
+    /// ("2. That was the reason … (F0: 138.2, SD: 21.5)"): the paren depth it opened at
+    seg_paren: Option<u32>,
+    /// the line began with a list number ("2.")
+    line_numbered: bool,
+    /// a label (ours or another measure's) or a recording noun on this line so far
+    line_label: bool,
+    /// words on this line so far
+    line_words: u32,
 }
 
 /// Longest phrase of the vocabulary starting at token `i` of `toks`: its entry and the token index after it.
@@ -273,11 +286,17 @@ impl<'a> Machine<'a> {
             timeprep_end: usize::MAX,
             last_claim: None,
             paren_after_claim: None,
+            example_mode: false,
+            seg_paren: None,
+            line_numbered: false,
+            line_label: false,
+            line_words: 0,
         }
     }
 
-    /// Run over all tokens, skipping the token ranges in `skip` (sorted, disjoint).
-    pub fn run(&mut self, skip: &[(usize, usize)]) {
+    /// Run over all tokens, skipping the token ranges in `skip` (sorted, disjoint): as a paragraph
+    /// break, or, when the flag is set (a table's example cells), as if they were absent.
+    pub fn run(&mut self, skip: &[(usize, usize, bool)]) {
         let n = self.toks.len();
         let mut i = 0usize;
         let mut sk = 0usize;
@@ -286,7 +305,9 @@ impl<'a> Machine<'a> {
                 sk += 1;
             }
             if sk < skip.len() && skip[sk].0 <= i {
-                self.on_newline(true, i);
+                if !skip[sk].2 {
+                    self.on_newline(true, i);
+                }
                 i = skip[sk].1;
                 continue;
             }
@@ -380,7 +401,12 @@ impl<'a> Machine<'a> {
         if blank {
             self.ctx_f0 = false;
             self.last_claim = None;
+            self.example_mode = false;
         }
+        self.seg_paren = None;
+        self.line_numbered = false;
+        self.line_label = false;
+        self.line_words = 0;
         self.generic_end = usize::MAX;
         self.sent_pause = false;
         self.sent_rec = false;
@@ -474,6 +500,9 @@ impl<'a> Machine<'a> {
                 }
                 self.paren_depth += 1;
                 self.paren_open = i;
+                if self.line_numbered && !self.line_label && self.line_words >= 2 && self.seg_paren.is_none() {
+                    self.seg_paren = Some(self.paren_depth);
+                }
                 // "Number of Pauses (NP): 2": an acronym or remark right after a label is part of it
                 if let Some(l) = self.queue.last() {
                     if l.end == i || self.prev_sig(i).wrapping_add(1) == l.end {
@@ -491,6 +520,9 @@ impl<'a> Machine<'a> {
                             l.end = i + 1;
                         }
                     }
+                }
+                if self.seg_paren == Some(self.paren_depth) {
+                    self.seg_paren = None;
                 }
                 self.paren_depth = self.paren_depth.saturating_sub(1);
             }
@@ -612,22 +644,14 @@ impl<'a> Machine<'a> {
     // words
 
     fn on_word(&mut self, i: usize) -> usize {
-        let t = &self.toks[i];
         let was_line_start = self.line_start;
         self.line_start = false;
+        self.line_words += 1;
         let ph = self.phrase(i);
         let (e, end) = match ph {
             Some(x) => x,
             None => {
-                // AF3 writes the HNR of the template as "HRV", "HHR", "HLV": a capitalised
-                // three-letter word starting with H, followed by a value in dB
-                if t.has(flag::ALLCAPS) && t.end - t.start == 3 && self.text[t.start as usize] == b'H' {
-                    self.label(PKind::Q(Quantity::Hnr), i, i + 1, true);
-                    return i + 1;
-                }
-                if let Some(l) = self.queue.last() {
-                    let _ = l;
-                }
+                // an unknown word, however close to a name ("HRV", "SRRM"): SPEC §1 rule 1
                 self.seg_unknown = true;
                 self.gap_word(false, true);
                 return i + 1;
@@ -652,6 +676,7 @@ impl<'a> Machine<'a> {
             }
             if e.has(role::REC_NOUN) {
                 self.sent_rec = true;
+                self.line_label = true;
             }
             if let Some(nw) = e.num {
                 if self.numword_starts(nw, i) {
@@ -689,7 +714,7 @@ impl<'a> Machine<'a> {
             }
         }
         // the cue words: one test for the many words that are none of them
-        const CUES: u32 = role::GENERIC
+        const CUES: u64 = role::GENERIC
             | role::SPEECH_CUE
             | role::SPEECH_VERB
             | role::HEDGE
@@ -697,8 +722,17 @@ impl<'a> Machine<'a> {
             | role::BOUND_HI
             | role::BETWEEN
             | role::FROM
-            | role::TIME_PREP;
+            | role::TIME_PREP
+            | role::EXAMPLE_FRAME
+            | role::THIS_REC;
         if e.roles & CUES != 0 {
+            if e.has(role::EXAMPLE_FRAME) {
+                self.example_mode = true;
+                self.queue.clear();
+            }
+            if e.has(role::THIS_REC) {
+                self.example_mode = false;
+            }
             if e.has(role::GENERIC) {
                 self.generic_end = end;
             }
@@ -915,6 +949,11 @@ impl<'a> Machine<'a> {
                     | p::LBRACK | p::RBRACK => {}
                     p::COMMA | p::AMP | p::SLASH => coord = true,
                     p::PERCENT => {}
+                    // "Std. dev. of F0": the stop of an abbreviation
+                    p::DOT
+                        if k > 0
+                            && self.toks[k - 1].end == t.start
+                            && self.word_entry(&self.toks[k - 1]).map_or(false, |e| e.has(role::ABBREV)) => {}
                     _ => return Rel::Far,
                 },
                 Kind::Word => {
@@ -987,6 +1026,7 @@ impl<'a> Machine<'a> {
     }
 
     fn label(&mut self, kind: PKind, i: usize, end: usize, need_db: bool) {
+        self.line_label = true;
         let mut new = Pending::new(kind, end);
         new.need_db = need_db;
         new.generic = self.generic_at(i);
@@ -1072,6 +1112,9 @@ impl<'a> Machine<'a> {
         let x = match self.read_value(i, was_line_start) {
             Ok(x) => x,
             Err(end) => {
+                if was_line_start {
+                    self.line_numbered = true;
+                }
                 self.gap_word(false, true);
                 return end.max(i + 1);
             }
@@ -1442,6 +1485,14 @@ impl<'a> Machine<'a> {
                 }
             }
         }
+        // a pause rate stated as a count ("Pause rate: 3 pauses") is neither a rate nor the count
+        if target.is_none()
+            && unit == Some(UnitKind::Pauses)
+            && self.queue.first().map_or(false, |f| f.kind == PKind::Q(Quantity::PauseRate))
+        {
+            self.consume_front();
+            return consumed_to;
+        }
         // 2. a label right after: "20 dB SNR", "40% overlap", "a 10-second clip"
         if target.is_none() {
             if let Some((q, pend)) = self.postfix(&x) {
@@ -1471,6 +1522,17 @@ impl<'a> Machine<'a> {
                     if convert(q, &x, None).is_some() {
                         target = Some((q, None));
                     }
+                }
+            }
+        }
+        // "1 pause every 4 minutes": a rate written as a count over a time, neither a count nor a rate
+        if unit == Some(UnitKind::Pauses) {
+            let k = self.next_sig(x.end);
+            if k < self.toks.len() && self.toks[k].kind == Kind::Word && matches!(self.word_text(k), b"every" | b"each") {
+                let k2 = self.next_sig(k + 1);
+                if k2 < self.toks.len() && (self.toks[k2].kind == Kind::Num || self.word_entry(&self.toks[k2]).and_then(|e| e.unit).map_or(false, |u| u.is_time()) || self.word_entry(&self.toks[k2]).and_then(|e| e.num).is_some()) {
+                    self.queue.clear();
+                    return consumed_to;
                 }
             }
         }
@@ -1516,6 +1578,10 @@ impl<'a> Machine<'a> {
     }
 
     fn emit(&mut self, claim: Claim, bare_end: u32, end_tok: usize) {
+        if self.example_mode || self.seg_paren.is_some() {
+            // not about this recording (SPEC §1, "What counts as a claim", rule 2)
+            return;
+        }
         let slot = claim.slot();
         self.out.push(Found { claim, bare_value_token_end: bare_end });
         self.last_claim = Some((slot, end_tok));
@@ -1694,7 +1760,10 @@ fn convert_one(q: Quantity, v: f64, unit: Option<UnitKind>, hint: Option<UnitKin
             _ => return None,
         },
         Quantity::PauseRate => match u {
-            None | Some(U::PausesPerMin) | Some(U::PerMin) | Some(U::Pauses) => v,
+            // "The pause rate per minute is 120 pauses": the label's unit makes the count a rate
+            Some(U::Pauses) if matches!(hint, Some(U::PerMin) | Some(U::PausesPerMin)) => v,
+            // otherwise a count is not a rate ("1 pause every 4 minutes" states none by its number)
+            None | Some(U::PausesPerMin) | Some(U::PerMin) => v,
             Some(U::PausesPerSec) | Some(U::PerSec) | Some(U::Hz) => v * 60.0,
             _ => return None,
         },

@@ -26,6 +26,40 @@ fn quantity_keys() -> Vec<&'static str> {
     QUANTITY_KEYS.to_vec()
 }
 
+/// Each quantity's canonical unit name, in code order (from the registry at build time).
+#[pyfunction]
+fn canonical_units() -> Vec<&'static str> {
+    crate::Quantity::ALL.iter().map(|q| q.canonical_unit().name()).collect()
+}
+
+/// The quantity-name phrases of the parser's vocabulary with what each names (a quantity key,
+/// "pitch", "pitch_mean_word" or "pitch_spread_word"): all built from the registry's aliases.
+#[pyfunction]
+fn alias_phrases() -> Vec<(String, &'static str)> {
+    use crate::vocab::LabelAtom;
+    crate::vocab::vocab()
+        .alias_phrases()
+        .iter()
+        .map(|(p, a)| {
+            let name = match a {
+                LabelAtom::Q(q) => q.key(),
+                LabelAtom::Duration => "duration",
+                LabelAtom::F0 => "pitch",
+                LabelAtom::Mean => "pitch_mean_word",
+                LabelAtom::Sd => "pitch_spread_word",
+                LabelAtom::Variant | LabelAtom::Distractor => "other",
+            };
+            (p.clone(), name)
+        })
+        .collect()
+}
+
+/// A registry alias as the words a text must contain (see `vocab::alias_phrase`).
+#[pyfunction]
+fn alias_phrase(alias: &str) -> PyResult<String> {
+    guard("alias_phrase", || crate::vocab::alias_phrase(alias))
+}
+
 /// The names of the units a value can be in (code = index).
 #[pyfunction]
 fn unit_names() -> Vec<&'static str> {
@@ -286,6 +320,9 @@ fn _parser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parser_version, m)?)?;
     m.add_function(wrap_pyfunction!(quantity_keys, m)?)?;
     m.add_function(wrap_pyfunction!(unit_names, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_units, m)?)?;
+    m.add_function(wrap_pyfunction!(alias_phrases, m)?)?;
+    m.add_function(wrap_pyfunction!(alias_phrase, m)?)?;
     m.add_function(wrap_pyfunction!(parse_one, m)?)?;
     m.add_function(wrap_pyfunction!(parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(parse_arrow, m)?)?;

@@ -6,7 +6,7 @@
 //! longest-first over word tokens; inside a phrase hyphens and underscores are skipped, "/" reads
 //! as "per" and "%" as "percent" ("syllables/s" = "syllables per s").
 
-use crate::claim::Quantity;
+use crate::claim::{registry, Quantity};
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
@@ -77,43 +77,46 @@ pub enum NumWord {
 }
 
 pub mod role {
-    pub const FILLER: u32 = 1 << 0; // may stand between a label and a bare number ("is", "of", "the", ...)
-    pub const HEDGE: u32 = 1 << 1; // "about", "approximately"
-    pub const BOUND_LO: u32 = 1 << 2; // "above", "at least"
-    pub const BOUND_HI: u32 = 1 << 3; // "below", "up to"
-    pub const BETWEEN: u32 = 1 << 4;
-    pub const FROM: u32 = 1 << 5;
-    pub const RANGE_TO: u32 = 1 << 6; // "to", "through"
-    pub const AND: u32 = 1 << 7;
-    pub const OR: u32 = 1 << 8;
-    pub const GENERIC: u32 = 1 << 9; // "typical", "usually", "for example": not about this recording
-    pub const SLOT: u32 = 1 << 10; // refusals and unfilled slots: "N/A", "unknown", "cannot", "X"
-    pub const NEGATOR: u32 = 1 << 11; // "no", "without", "not"
-    pub const NEG_ADJ: u32 = 1 << 12; // "noticeable" in "no noticeable pauses"
-    pub const NEG_BLOCK: u32 = 1 << 13; // "long" in "no long pauses": not a zero count
-    pub const IDENT: u32 = 1 << 14; // "speaker" in "speaker 2": the number is an identifier
-    pub const COUNTED: u32 = 1 << 15; // "speakers" in "2 speakers": a count of something else
-    pub const COPULA: u32 = 1 << 16; // "is", "are", "was"
-    pub const CONJ: u32 = 1 << 17; // "and", "but", "while", "with"
-    pub const DUR_NOUN: u32 = 1 << 18; // "clip", "recording" in "a 10-second clip"
-    pub const PAUSE_NOUN: u32 = 1 << 19; // "pause(s)", "silence(s)"
-    pub const TIME_PREP: u32 = 1 << 20; // "at 2.5 s", "from 1.2 to 3.4 s": timestamps
-    pub const LONG: u32 = 1 << 21; // "10 seconds long", "in length"
-    pub const NONE_WORD: u32 = 1 << 22; // "none"
-    pub const SCORE: u32 = 1 << 23; // "out of", "on a scale"
-    pub const ABBREV: u32 = 1 << 24; // "approx." — the full stop does not end the sentence
-    pub const NO_PAUSES: u32 = 1 << 25; // "pause-free"
-    pub const PLUS_MINUS: u32 = 1 << 26; // "plus or minus"
-    pub const REC_NOUN: u32 = 1 << 27; // a noun for the recording / the voice (allowed in a gap)
-    pub const SPEECH_CUE: u32 = 1 << 28; // "says", "transcript": what follows in quotes is transcript content
-    pub const SPEECH_VERB: u32 = 1 << 29; // "said": counts named by their unit nearby are transcript content
-    pub const DET: u32 = 1 << 30; // "the", "its": a new subject after a comma
-    pub const RELATIVE: u32 = 1 << 31; // "which", "that": a relative clause, not a new subject
+    pub const FILLER: u64 = 1 << 0; // may stand between a label and a bare number ("is", "of", "the", ...)
+    pub const HEDGE: u64 = 1 << 1; // "about", "approximately"
+    pub const BOUND_LO: u64 = 1 << 2; // "above", "at least"
+    pub const BOUND_HI: u64 = 1 << 3; // "below", "up to"
+    pub const BETWEEN: u64 = 1 << 4;
+    pub const FROM: u64 = 1 << 5;
+    pub const RANGE_TO: u64 = 1 << 6; // "to", "through"
+    pub const AND: u64 = 1 << 7;
+    pub const OR: u64 = 1 << 8;
+    pub const GENERIC: u64 = 1 << 9; // "typical", "usually", "for example": not about this recording
+    pub const SLOT: u64 = 1 << 10; // refusals and unfilled slots: "N/A", "unknown", "cannot", "X"
+    pub const NEGATOR: u64 = 1 << 11; // "no", "without", "not"
+    pub const NEG_ADJ: u64 = 1 << 12; // "noticeable" in "no noticeable pauses"
+    pub const NEG_BLOCK: u64 = 1 << 13; // "long" in "no long pauses": not a zero count
+    pub const IDENT: u64 = 1 << 14; // "speaker" in "speaker 2": the number is an identifier
+    pub const COUNTED: u64 = 1 << 15; // "speakers" in "2 speakers": a count of something else
+    pub const COPULA: u64 = 1 << 16; // "is", "are", "was"
+    pub const CONJ: u64 = 1 << 17; // "and", "but", "while", "with"
+    pub const DUR_NOUN: u64 = 1 << 18; // "clip", "recording" in "a 10-second clip"
+    pub const PAUSE_NOUN: u64 = 1 << 19; // "pause(s)", "silence(s)"
+    pub const TIME_PREP: u64 = 1 << 20; // "at 2.5 s", "from 1.2 to 3.4 s": timestamps
+    pub const LONG: u64 = 1 << 21; // "10 seconds long", "in length"
+    pub const NONE_WORD: u64 = 1 << 22; // "none"
+    pub const SCORE: u64 = 1 << 23; // "out of", "on a scale"
+    pub const ABBREV: u64 = 1 << 24; // "approx." — the full stop does not end the sentence
+    pub const NO_PAUSES: u64 = 1 << 25; // "pause-free"
+    pub const PLUS_MINUS: u64 = 1 << 26; // "plus or minus"
+    pub const REC_NOUN: u64 = 1 << 27; // a noun for the recording / the voice (allowed in a gap)
+    pub const SPEECH_CUE: u64 = 1 << 28; // "says", "transcript": what follows in quotes is transcript content
+    pub const SPEECH_VERB: u64 = 1 << 29; // "said": counts named by their unit nearby are transcript content
+    pub const DET: u64 = 1 << 30; // "the", "its": a new subject after a comma
+    pub const RELATIVE: u64 = 1 << 31; // "which", "that": a relative clause, not a new subject
+    // SPEC §1 "What counts as a claim", rule 2: the worked example reproduced with its framing
+    pub const EXAMPLE_FRAME: u64 = 1 << 32; // "here is an example of the required answer for a different recording"
+    pub const THIS_REC: u64 = 1 << 33; // "for the recording you just heard", "for this recording": the example is over
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
-    pub roles: u32,
+    pub roles: u64,
     pub label: Option<LabelAtom>,
     pub unit: Option<UnitKind>,
     pub num: Option<NumWord>,
@@ -127,7 +130,7 @@ pub struct Entry {
 
 impl Entry {
     #[inline]
-    pub fn has(&self, r: u32) -> bool {
+    pub fn has(&self, r: u64) -> bool {
         self.roles & r != 0
     }
 }
@@ -156,6 +159,7 @@ pub struct Vocab {
     pub per_id: u16,
     pub percent_id: u16,
     pub max_phrase_words: usize,
+    alias_phrases: Vec<(String, LabelAtom)>,
 }
 
 pub const MAX_WORD_BYTES: usize = 32;
@@ -209,6 +213,26 @@ impl WordKey {
 }
 
 impl Vocab {
+    /// A vocabulary with no words (filled by `build`; finished as it is, the lexer's view of an alias).
+    fn empty() -> Vocab {
+        Vocab {
+            words: FxHashMap::default(),
+            first: Vec::new(),
+            kid_start: Vec::new(),
+            edge_slots: Vec::new(),
+            tags: Vec::new(),
+            tag_shift: 0,
+            keys: Vec::new(),
+            tails: Vec::new(),
+            edges: FxHashMap::default(),
+            nodes: vec![None],
+            per_id: 0,
+            percent_id: 0,
+            max_phrase_words: 0,
+            alias_phrases: Vec::new(),
+        }
+    }
+
     /// The id of a lower-cased word (0 = not in the vocabulary).
     #[inline]
     pub fn word_id(&self, lower: &[u8]) -> u16 {
@@ -320,7 +344,7 @@ impl Vocab {
         }
     }
 
-    fn roles(&mut self, words: &[&str], r: u32) {
+    fn roles(&mut self, words: &[&str], r: u64) {
         for w in words {
             self.add(w, Entry { roles: r, ..Default::default() });
         }
@@ -332,11 +356,54 @@ impl Vocab {
         }
     }
 
+    /// A registry alias as the lexer splits it into words (camelCase, "_", "-" and spaces part
+    /// words; "/" reads "per", "%" "percent"): the phrase a text must contain.
+    fn alias(&mut self, alias: &str, a: LabelAtom) {
+        let phrase = alias_phrase(alias);
+        self.add(&phrase, Entry { label: Some(a), ..Default::default() });
+        self.alias_phrases.push((phrase, a));
+    }
+
+    /// The quantity-name phrases the vocabulary holds, as built from the registry's aliases
+    /// (phrase, what it names): the parser has no other.
+    pub fn alias_phrases(&self) -> &[(String, LabelAtom)] {
+        &self.alias_phrases
+    }
+
     fn units(&mut self, words: &[&str], u: UnitKind) {
         for w in words {
             self.add(w, Entry { unit: Some(u), ..Default::default() });
         }
     }
+}
+
+/// The words of a registry alias as the lexer reads them from a text: each word token lower-cased,
+/// "/" as "per", "%" as "percent", hyphens, underscores and other joining marks dropped. An alias
+/// with anything else in it (a number, a full stop) could never be matched: that is a registry
+/// error, reported with the alias.
+pub fn alias_phrase(alias: &str) -> String {
+    use crate::lexer::{lex, p, Kind};
+    static EMPTY: OnceLock<Vocab> = OnceLock::new();
+    let empty = EMPTY.get_or_init(|| {
+        let mut v = Vocab::empty();
+        v.finish();
+        v
+    });
+    let mut toks = Vec::new();
+    lex(alias, empty, &mut toks);
+    let mut words: Vec<String> = Vec::new();
+    for t in &toks {
+        let raw = &alias[t.start as usize..t.end as usize];
+        match t.kind {
+            Kind::Word => words.push(raw.chars().filter(|c| !matches!(c, '_' | '{' | '}')).flat_map(char::to_lowercase).collect()),
+            Kind::Punct if t.id == p::SLASH => words.push("per".into()),
+            Kind::Punct if t.id == p::PERCENT => words.push("percent".into()),
+            Kind::Punct if matches!(t.id, p::HYPHEN | p::UNDERSCORE | p::STAR | p::DOLLAR | p::BACKSLASH | p::LBRACE | p::RBRACE) => {}
+            _ => panic!("registry alias {alias:?} holds {raw:?}, which a name cannot be matched across"),
+        }
+    }
+    assert!(!words.is_empty(), "registry alias {alias:?} has no word");
+    words.join(" ")
 }
 
 pub fn vocab() -> &'static Vocab {
@@ -348,137 +415,32 @@ fn build() -> Vocab {
     use role::*;
     use LabelAtom::*;
     use Quantity as Qy;
-    let mut v = Vocab {
-        words: FxHashMap::default(),
-        first: Vec::new(),
-        kid_start: Vec::new(),
-        edge_slots: Vec::new(),
-        tags: Vec::new(),
-        tag_shift: 0,
-        keys: Vec::new(),
-        tails: Vec::new(),
-        edges: FxHashMap::default(),
-        nodes: vec![None],
-        per_id: 0,
-        percent_id: 0,
-        max_phrase_words: 0,
-    };
+    let mut v = Vocab::empty();
     v.per_id = v.intern("per");
     v.percent_id = v.intern("percent");
 
-    // ---- quantity names -------------------------------------------------------------------
-    v.labels(
-        &[
-            "snr", "snrs", "signal to noise ratio", "signal to noise ratios", "signal to noise", "signal noise ratio",
-            "signal and noise ratio", "s per n ratio", "s per n", "sn ratio", "sound to noise ratio", "sound to noise",
-            "speech to noise ratio", "speech to noise", "signal to noise level", "snr value",
-        ],
-        Q(Qy::Snr),
-    );
-    v.labels(
-        &[
-            "srmr", "speech to reverberation modulation energy ratio", "speech to reverberation modulation ratio",
-            "speech to reverberation modulation", "speech to reverberation energy ratio", "speech to reverberation ratio",
-            "speech to reverberant modulation energy ratio", "speech reverberation modulation energy ratio",
-            "reverberation modulation energy ratio", "modulation energy ratio", "srrm", "srr", "srrer", "sremr", "srmre",
-            "srrm er",
-        ],
-        Q(Qy::Srmr),
-    );
-    v.labels(
-        &[
-            "speaking rate", "speaking rates", "speech rate", "speech rates", "speaking speed", "speech speed",
-            "speaking pace", "speech pace", "speaking tempo", "speech tempo", "rate of speech", "rate of speaking",
-            "talking rate", "talking speed", "syllable rate", "syllabic rate", "srs", "srsr", "srs rate", "srate",
-            "speakingrate", "speechrate", "delivery rate", "rate of delivery", "speed of speech", "pace of speech",
-            "tempo of speech", "speaking rate sr",
-        ],
-        Q(Qy::SpeakingRate),
-    );
-    v.labels(
-        &[
-            "articulation rate", "articulation rates", "articulatory rate", "rate of articulation", "articulation speed",
-            "articulationrate", "articulation tempo", "articulation_rate",
-        ],
-        Q(Qy::ArticulationRate),
-    );
-    v.labels(
-        &[
-            "number of pauses", "number of pause", "number of the pauses", "pause count", "pauses count", "count of pauses",
-            "num pauses", "num of pauses", "number pauses", "total pauses", "total number of pauses", "pause number",
-            "pauses number", "pause num", "pauses num", "pa count", "pause counts", "pauses", "pause", "total pause count",
-            "number of silent pauses", "silent pauses", "number of silences", "silence count", "pazes", "pause total",
-            "pauses total", "pauses detected", "number of pauses detected", "pa总数", "pause总数",
-        ],
-        Q(Qy::PauseCount),
-    );
-    v.labels(
-        &[
-            "pause rate", "pause rates", "rate of pauses", "rate of pausing", "pausing rate", "pause frequency",
-            "frequency of pauses", "pauserate", "pa rate", "prate", "p rate", "pasepm", "pa per m", "pa per min",
-            "p per min", "pa minute", "pa min", "pause rate pr", "pauses rate", "pper min", "pperm", "p速率", "pase速率",
-            "pa速率",
-        ],
-        Q(Qy::PauseRate),
-    );
-    v.labels(
-        &[
-            "f0", "fo", "f 0", "fundamental frequency", "fundamental frequencies", "fundamental", "fundamental freq",
-            "pitch", "voice pitch", "vocal pitch", "mf", "f0s", "pitched",
-        ],
-        F0,
-    );
-    v.labels(
-        &["f0mean", "fmean", "meanf0", "fomean", "average frequency", "mean frequency", "f0avg", "avgf0"],
-        Q(Qy::F0Mean),
-    );
-    v.labels(
-        &[
-            "f0sd", "f0std", "f0stdev", "f0stddev", "fsd", "fdstd", "fdist", "fstdev", "fstd", "fstddev", "f0dev",
-        ],
-        Q(Qy::F0Sd),
-    );
-    v.labels(
-        &[
-            "sd", "std", "stdev", "stddev", "std dev", "standard deviation", "standard deviations", "st dev", "sigma",
-            "σ", "s d",
-        ],
-        Sd,
-    );
-    v.labels(&["mean", "average", "avg", "median", "averaged"], Mean);
-    v.labels(&["jitter", "jitters", "local jitter", "jitter local", "jit", "jitt"], Q(Qy::Jitter));
-    v.labels(&["shimmer", "shimmers", "local shimmer", "shimmer local", "shim"], Q(Qy::Shimmer));
+    // ---- quantity names: the registry's aliases, nothing else (SPEC §1, "What counts as a claim") --
+    for q in Qy::ALL {
+        let atom = match q {
+            Qy::Duration => Duration,
+            _ => Q(q),
+        };
+        for alias in registry::ALIASES[q as usize] {
+            v.alias(alias, atom);
+        }
+    }
+    for w in registry::PITCH_NAMES {
+        v.alias(w, F0);
+    }
+    for w in registry::PITCH_MEAN_WORDS {
+        v.alias(w, Mean);
+    }
+    for w in registry::PITCH_SPREAD_WORDS {
+        v.alias(w, Sd);
+    }
     v.labels(
         &["rap", "ppq", "ppq5", "ddp", "apq", "apq3", "apq5", "apq11", "dda", "absolute", "abs", "absolute jitter"],
         Variant,
-    );
-    v.labels(
-        &[
-            "hnr", "hnrs", "harmonics to noise ratio", "harmonic to noise ratio", "harmonics to noise ratios",
-            "harmonic to noise ratios", "harmonics to noise", "harmonic to noise", "harmonic noise ratio",
-            "harmonics noise ratio", "harmonicity", "h per n ratio", "h per n", "hrn", "hrnr", "hrn ratio", "h ratio",
-            "hratio", "hhr", "hrf", "hrv", "hlv", "hrp", "harmonics to noise ratio hnr",
-        ],
-        Q(Qy::Hnr),
-    );
-    v.labels(
-        &[
-            "overlap", "overlap ratio", "overlap fraction", "overlap percentage", "overlap proportion", "overlapping speech",
-            "overlapped speech", "speech overlap", "overlap rate", "overlapratio", "proportion of overlap",
-            "percentage of overlap", "degree of overlap", "amount of overlap", "overlapping", "talker overlap", "overlaps",
-            "overlapped",
-            "overlap between speakers", "overlap between the speakers", "overlap between talkers",
-        ],
-        Q(Qy::OverlapRatio),
-    );
-    v.labels(
-        &[
-            "duration", "length", "total duration", "total length", "recording duration", "clip duration",
-            "audio duration", "file duration", "recording length", "clip length", "audio length", "lasts", "lasting",
-            "runtime", "running time", "duration of the recording", "duration of the clip", "duration of the audio",
-            "length of the recording", "length of the clip", "length of the audio",
-        ],
-        Duration,
     );
 
     // ---- things that are not our quantities --------------------------------------------------
@@ -743,6 +705,25 @@ fn build() -> Vocab {
     v.roles(&["says", "said", "saying", "utters", "uttered", "tells", "told", "counted", "counts"], SPEECH_VERB);
     v.roles(&["the", "its", "a", "an", "this", "their", "his", "her", "our", "that"], DET);
     v.roles(&["which", "who", "that", "where", "whose"], RELATIVE);
+    v.roles(
+        &[
+            "here is an example", "here's an example", "here is example", "here is the example", "example of the required answer",
+            "example of a required answer", "example of the answer", "example answer",
+            "for a different recording", "for another recording", "a different recording",
+            "example from the prompt", "example from prompt", "prompt's example", "example recording",
+            "in the example", "worked example",
+        ],
+        EXAMPLE_FRAME,
+    );
+    v.roles(
+        &[
+            "recording you just heard", "recording i just heard", "audio you just heard", "clip you just heard",
+            "for this recording", "for this audio", "for this clip", "for the provided recording", "for the given recording",
+            "for the recording you just heard", "for the present recording", "for the current recording", "this clip", "this audio",
+        ],
+        THIS_REC,
+    );
+
 
     // ---- number words ---------------------------------------------------------------------------
     const SMALL: [&str; 20] = [

@@ -132,9 +132,10 @@ fn json_like_output() {
     let t = r#"{"SNR": "-20", "SRRM": "0.5", "F0_mean": "400", "F0_stddev": "50", "speech_rate": "", "PAUSE_num": "3", "jitter": "5", "HNR": "15"}"#;
     assert_eq!(
         kv(t),
-        vec![("snr", -20.0), ("srmr", 0.5), ("f0_mean", 400.0), ("f0_sd", 50.0), ("pause_count", 3.0), ("jitter", 5.0), ("hnr", 15.0)]
+        // "SRRM" is not a name of SRMR (SPEC §1 rule 1: an unknown token is not read)
+        vec![("snr", -20.0), ("f0_mean", 400.0), ("f0_sd", 50.0), ("pause_count", 3.0), ("jitter", 5.0), ("hnr", 15.0)]
     );
-    let escaped = r#"{\"SNR\": \"\", \"rate\": \"95\", \"HRatio\": \"1\"}"#;
+    let escaped = r#"{\"SNR\": \"\", \"rate\": \"95\", \"HNR\": \"1\"}"#;
     assert_eq!(kv(escaped), vec![("hnr", 1.0)]);
     assert_eq!(kv("{'SNR': '25 dB', 'pause_rate': '1.00 minutes'}"), vec![("snr", 25.0)]);
 }
@@ -235,4 +236,40 @@ fn spans_are_character_offsets() {
     assert_eq!(s, "−3 dB");
     assert_eq!(c[1].value, -3.0);
     assert_eq!(&t[c[0].byte_start as usize..c[0].byte_end as usize], "120 Hz");
+}
+
+// SPEC §1 "What counts as a claim about this recording"
+#[test]
+fn the_framed_worked_example_and_per_sentence_values_are_not_claims() {
+    let framed = "I was awake. Here is an example of the required answer for a different recording. The SNR is 12.4 dB. \
+                  The HNR is 14.2 dB. Now give the same ten sentences, with your own numbers, for the recording you just heard.";
+    assert_eq!(kv(framed), vec![]);
+    let granite = "here is example of the required answer the snr is 124 db the recording contains 5 pauses";
+    assert_eq!(kv(granite), vec![]);
+    let after = "Here is an example of the required answer for a different recording. The SNR is 12.4 dB.\n\nThe SNR is 7 dB.";
+    assert_eq!(kv(after), vec![("snr", 7.0)]);
+    let per_sentence = "1. No sir certainly not (SNR: 12.4, F0 mean: 138.2, pauses: 5)\n2. I made the bow (SNR: 12.4";
+    assert_eq!(kv(per_sentence), vec![]);
+    assert_eq!(kv("1. The SNR is 10.5 dB.\n2. The SRMR is 5.2."), vec![("snr", 10.5), ("srmr", 5.2)]);
+}
+
+#[test]
+fn a_tables_example_column_is_skipped() {
+    let t = "| Quantity | Example (from prompt) | This recording |\n|---|---|---|\n| SNR (dB) | 12.4 | 7.5 |\n| Jitter (%) | 1.3 | 2.1 |";
+    assert_eq!(kv(t), vec![("snr", 7.5), ("jitter", 2.1)]);
+}
+
+#[test]
+fn numbers_as_written() {
+    assert_eq!(kv("SNR 1.4e1 dB, jitter 3e-3"), vec![("snr", 14.0), ("jitter", 0.3)]);
+    assert_eq!(kv("Clip 001: the SNR is 25 dB. The F0 mean is 007 Hz."), vec![("snr", 25.0)]);
+    assert_eq!(kv("The pause rate per minute is 120 pauses."), vec![("pause_rate", 120.0)]);
+    assert_eq!(kv("There are 2 pauses. Pause rate: 3 pauses."), vec![("pause_count", 2.0)]);
+    assert_eq!(kv("There are 3 pauses. The pause rate is 1 pause every 4 minutes."), vec![("pause_count", 3.0)]);
+}
+
+#[test]
+fn unknown_labels_are_not_read() {
+    assert_eq!(kv("The HRV is 10 dB. The HHR is 8 dB."), vec![]);
+    assert_eq!(kv(r#"{"PA_count": "2", "SRS_rate": "4.0", "Mf Mean": "140", "fmean": "141", "HRN_ratio": "9"}"#), vec![]);
 }
