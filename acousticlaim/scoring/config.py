@@ -27,6 +27,7 @@ class ScoringConfig:
     table1_twin_rows: tuple[str, ...] = VOICE_KEYS  # Table 1 rows read on the clean twins (‡)
     full_coverage: float = 0.95  # our row's cell is read on part of the clips (§) under this coverage
     system_order: tuple[str, ...] = field(default_factory=tuple)  # Table 2 row order (others follow A–Z)
+    split_by: tuple[str, ...] = field(default_factory=tuple)  # manifest columns Table 2 is also split by (split.py)
 
     def __post_init__(self) -> None:
         if self.pool not in POOL_RULES:
@@ -53,7 +54,7 @@ class ScoringConfig:
         unknown = sorted(set(group) - known)
         if unknown:
             raise ValueError(f"params.yaml scores: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        for key in ("table1_twin_rows", "system_order"):
+        for key in ("table1_twin_rows", "system_order", "split_by"):
             if key in group:
                 group[key] = tuple(group[key] or ())
         return cls(**group)
