@@ -15,7 +15,8 @@ Layout under ``out``: ``audio/<split>/<clip>.flac`` (mixtures, AMI clips),
 ``stems/<split>/<mixture>/{s1,s2,noise}.flac`` (``s1`` is also the clean twin's audio), ``rirs/``. In the
 RSA-Bench design (``corpus.scenes.mode: design``) one job builds a sample's 17 conditions: the clean
 version ``<mixture>`` (with its twin) and ``<mixture>_<soundscape>_k<K>``, which share the talkers' stems
-and each have their own ``noise_<soundscape>_k<K>.flac``.
+and each have their own ``noise_<soundscape>_k<K>.wav``. A scene's noise stem is 32-bit float WAV: its
+sparse sources can pass full scale, and the mixture (clipped, Step 4) records the clipped share.
 """
 
 from __future__ import annotations
@@ -254,7 +255,9 @@ def build_mixture(job: dict) -> dict:
     for suffix, mix, fields, scene_events in built:
         clip_id = f"{mix_id}{suffix}"
         mix_path = write_audio(out / "audio" / split / f"{clip_id}.flac", mix.mixture)
-        noise_path = write_audio(stem_dir / f"noise{suffix}.flac", mix.noise)
+        # a scene's sparse sources (ticks, thunder) at the speech's RMS peak above full scale: their stem is
+        # float WAV so the injected interference, not a clipped copy, is what the SNR reference reads
+        noise_path = write_audio(stem_dir / f"noise{suffix}{'.wav' if fields else '.flac'}", mix.noise)
         duration = mix.mixture.size / TARGET_SR
         common = {
             "corpus": "librimix", "source": job["source"], "split": split, "mixture_id": clip_id,
