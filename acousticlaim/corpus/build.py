@@ -36,7 +36,7 @@ from acousticlaim.corpus.mixing import mix_sources, overlap_fraction
 from acousticlaim.corpus.noise import NOISE_KINDS, noise_files, noise_source
 from acousticlaim.corpus.rooms import load_rir, recorded_rirs, room_specs, simulate_room
 from acousticlaim.corpus.scenes import (build_condition, check_scene_params, condition_suffix, events_frame,
-                                        noise_label, plan_scene, scene_recordings)
+                                        noise_label, plan_scene, recordings_for)
 from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_talker
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
@@ -76,7 +76,7 @@ def _room_and_noise(cfg: dict, rng: np.random.Generator, rooms: dict[str, list[d
             "rir_2": r2["rir_id"], "rir_2_path": r2["path"], "rt60_2": r2["rt60"]}
     scenes = cfg.get("scenes") or {}
     if scenes.get("enabled"):  # RSA-Bench scenes (seed 002): see acousticlaim.corpus.scenes
-        conditions = plan_scene(scenes, rng, scene_recordings(cfg.get("noise_dir")))
+        conditions = plan_scene(scenes, rng, recordings_for(cfg.get("noise_dir")))
         return {**room, "noise_sources": [], "scene_k": conditions[0]["k"], "scenes": dict(scenes),
                 "scene_conditions": conditions, "noise_seed": int(rng.integers(2**31))}
     pool = noises or [f"gen:{kind}" for kind in NOISE_KINDS]

@@ -55,6 +55,7 @@ runs of 25-ms frames (10-ms hop) within ``scenes.events.floor_db`` dB of the sou
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -143,6 +144,11 @@ def _soundscape_of_folder(name: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8)
+def _recordings_under(noise_dir: str) -> dict[str, list[dict]]:
+    return scene_recordings(noise_dir)
+
+
 def scene_recordings(noise_dir: str | Path | None) -> dict[str, list[dict]]:
     """Recordings per soundscape under ``noise_dir/<soundscape>/`` (folder names in any case/spelling:
     ``Extreme Weather``, ``extreme_weather``, ``Outdoor``). A soundscape without a folder is synthesised."""
@@ -206,6 +212,11 @@ def _draw_sources(scape: str, k: int, rng: np.random.Generator, recordings: dict
          "vocal_like": CATEGORIES[c].vocal_like} for c in soundscape_categories(scape)]
     picks = rng.choice(len(pool), size=k, replace=len(pool) < k)
     return [{**pool[int(i)], "seed": int(rng.integers(2**31))} for i in picks]
+
+
+def recordings_for(noise_dir: str | Path | None) -> dict[str, list[dict]]:
+    """:func:`scene_recordings`, read once per folder (the planner asks for every mixture)."""
+    return _recordings_under(str(noise_dir)) if noise_dir else {}
 
 
 def plan_scene(scenes: dict, rng: np.random.Generator, recordings: dict[str, list[dict]]) -> list[dict]:
