@@ -1,7 +1,7 @@
 """DVC stage `scores`: claims and references → cells, Tables 1 and 2, and the headline metrics.
 
 Reads the `scores:` group of params.yaml. Table 2 needs the references and the claims; Table 1 needs
-the reference system's predictions too (`data/predict/predictions.parquet`, issue 7) and, until they
+the reference system's predictions too (`data/predict/predictions.parquet`) and, until they
 exist, says plainly that it is waiting for them. Speaker labels for the within-speaker ρ come from the
 corpus manifest when it is there. ``scores.split_by`` (manifest columns, e.g. RSA-Bench's soundscape and
 K) also writes Table 2 per group, ``reports/table2_split.md`` (see ``acousticlaim.scoring.split``).
@@ -17,6 +17,7 @@ import pandas as pd
 
 from acousticlaim.io import write_csv, write_text
 from acousticlaim.params import stage_params
+from acousticlaim.report.tables import render_split, write_tables_markdown
 from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.pipeline import score, write_results
 from acousticlaim.scoring.pooling import CLAIM_COLUMNS, GENERATION_KEY, check_columns
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.predictions.exists():
         predictions = check_predictions(pd.read_parquet(args.predictions), str(args.predictions))
     else:
-        print(f"Table 1 is waiting: {args.predictions} does not exist yet (the predict stage, issue 7).", file=sys.stderr)
+        print(f"Table 1 is waiting: {args.predictions} does not exist yet (the predict stage).", file=sys.stderr)
     speakers = speakers_from_manifest(args.manifest)
 
     results = score(claims, references, config, generations=generations, predictions=predictions, speakers=speakers)
@@ -73,11 +74,13 @@ def main(argv: list[str] | None = None) -> int:
         if not args.manifest.exists():
             raise FileNotFoundError(f"{args.manifest}: scores.split_by names manifest columns, but there is no manifest")
         manifest = pd.read_parquet(args.manifest)
-    split_table, split_md, split_counts = score_split(claims, references, generations, manifest, config, speakers=speakers)
+    split_table, split_counts, no_generations = score_split(claims, references, generations, manifest, config,
+                                                            speakers=speakers)
     if split_counts:
         results.metrics["table2_split"] = split_counts
     write_results(results, reports=args.reports, cells_path=args.cells, metrics_path=args.metrics)
-    write_text(args.reports / "table2_split.md", split_md)
+    write_tables_markdown(results, args.reports)
+    write_text(args.reports / "table2_split.md", render_split(split_table, config, no_generations))
     write_csv(args.reports / "table2_split.csv", split_table)
     for corpus, counts in results.metrics["table2"].items():
         print(f"{corpus}: {counts['cells']} cells at n >= {config.n_min}, {counts['ranked']} ranked, "

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from acousticlaim.report.tables import render_split
 from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.split import score_split, split_groups
 from tests.test_scoring_stage import ROOT, run_stage
@@ -50,8 +51,10 @@ def test_split_groups_are_the_mixtures_per_value():
 def test_a_tracking_group_clears_the_bar_and_a_noise_group_does_not(tmp_path):
     paths = planted(tmp_path)
     config = ScoringConfig(split_by=("scene_soundscape", "scene_k"))
-    table, md, counts = score_split(pd.read_parquet(paths["claims"]), pd.read_parquet(paths["references"]),
-                                    pd.read_parquet(paths["generations"]), pd.read_parquet(paths["manifest"]), config)
+    table, counts, empty = score_split(pd.read_parquet(paths["claims"]), pd.read_parquet(paths["references"]),
+                                       pd.read_parquet(paths["generations"]), pd.read_parquet(paths["manifest"]), config)
+    md = render_split(table, config, empty)
+    assert empty == []
     srmr = table[(table.quantity == "srmr") & (table.system == "panelist")].set_index("group")
     assert srmr.loc["scene_soundscape=pasture, scene_k=2", "rho"] > 0.8
     assert abs(srmr.loc["scene_soundscape=classroom, scene_k=2", "rho"]) < 0.4

@@ -7,8 +7,8 @@ benchmark can ask RSA-Bench's question of the panel's claims (seed 002, Obs. 4):
 interference (children playing, animal calls) hurt them more than mechanical noise (ticks, typing, rain)?
 The design's clean version (``scene_soundscape`` ``clean``, K = 0) is a group of its own, the baseline.
 
-Written to ``reports/table2_split.md`` and ``.csv`` (one row per group, system and quantity); with no
-split configured both say so.
+Written to ``reports/table2_split.md`` (laid out by :func:`acousticlaim.report.tables.render_split`) and
+``.csv`` (one row per group, system and quantity); with no split configured the page says so.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import pandas as pd
 from .config import ScoringConfig
 from .pipeline import score
 from .pooling import check_columns
-from .table2 import HEADINGS, TABLE_ORDER
 
 SPLIT_CSV_COLUMNS = ("group", "system", "quantity", "rho", "rung", "n", "marks", "text", "over_bar", "cells", "ranked")
 
@@ -45,54 +44,25 @@ def group_label(split_by: tuple[str, ...], key: tuple) -> str:
     return ", ".join(f"{column}={value}" for column, value in zip(split_by, key))
 
 
-def score_split(claims: pd.DataFrame, references: pd.DataFrame, generations: pd.DataFrame, manifest: pd.DataFrame,
-                config: ScoringConfig, *, speakers: Mapping[str, object] | None = None) -> tuple[pd.DataFrame, str, dict]:
-    """Table 2 inside each group: the long table, its markdown and per-group counts for the metrics."""
+def score_split(claims: pd.DataFrame, references: pd.DataFrame, generations: pd.DataFrame,
+                manifest: pd.DataFrame | None, config: ScoringConfig, *,
+                speakers: Mapping[str, object] | None = None) -> tuple[pd.DataFrame, dict, list[str]]:
+    """Table 2 inside each group: the long table (a ``group`` column, groups in order), the per-group
+    counts for the metrics, and the groups no panel system generated on. Laid out by
+    :func:`acousticlaim.report.tables.render_split`."""
     split_by = config.split_by
     if not split_by:
-        note = "# Table 2 split\n\nNo split configured (`scores.split_by` is empty).\n"
-        return pd.DataFrame(columns=list(SPLIT_CSV_COLUMNS)), note, {}
-    frames, counts, sections = [], {}, []
+        return pd.DataFrame(columns=list(SPLIT_CSV_COLUMNS)), {}, []
+    frames, counts, empty = [], {}, []
     for key, clips in split_groups(manifest, split_by).items():
         label = group_label(split_by, key)
         gens = generations[generations["clip_id"].astype(str).isin(clips)]
         if gens.empty:
-            sections.append((label, None))
+            empty.append(label)
             continue
         mine = claims[claims["clip_id"].astype(str).isin(clips)]
         results = score(mine, references, config, generations=gens, speakers=speakers)
-        table = results.table2[results.table2["corpus"] == "librimix"].assign(group=label)
-        frames.append(table)
+        frames.append(results.table2[results.table2["corpus"] == "librimix"].assign(group=label))
         counts[label] = results.metrics["table2"].get("librimix", {})
-        sections.append((label, table))
     long = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(SPLIT_CSV_COLUMNS))
-    long = long.reindex(columns=list(SPLIT_CSV_COLUMNS))
-    return long, render_split(sections, split_by, config), counts
-
-
-def render_split(sections: list[tuple[str, pd.DataFrame | None]], split_by: tuple[str, ...], config: ScoringConfig) -> str:
-    """One block per system: a row per group, the quantities across (the largest ρ over the rungs)."""
-    lines = [f"# Table 2 split by {', '.join(split_by)}: largest Spearman ρ over the rungs, per group", ""]
-    tables = [(label, t) for label, t in sections if t is not None]
-    systems: list[str] = []
-    for _, table in tables:
-        systems += [s for s in table["system"].unique() if s not in systems]
-    for system in systems:
-        lines += [f"## {system}", "", "| Group | " + " | ".join(HEADINGS[q] for q in TABLE_ORDER) + f" | > {config.bar:g} |",
-                  "|---|" + "---:|" * len(TABLE_ORDER) + "---:|"]
-        for label, table in tables:
-            rows = table[table["system"] == system]
-            if rows.empty:
-                continue
-            texts = dict(zip(rows["quantity"], rows["text"]))
-            first = rows.iloc[0]
-            count = "ref." if system == config.reference_system or pd.isna(first.get("cells")) else \
-                f"{int(first['over_bar'])}/{int(first['cells'])}"
-            lines.append(f"| {label} | " + " | ".join(str(texts.get(q, "")) for q in TABLE_ORDER) + f" | {count} |")
-        lines.append("")
-    empty = [label for label, t in sections if t is None]
-    if empty:
-        lines += [f"Groups with no panel generation: {'; '.join(empty)}.", ""]
-    lines += ["Each group is scored as Table 2 is (same thresholds, pooling and marks) on the panel's clips in that "
-              f"group alone, so a cell needs n ≥ {config.n_min} clips of the group.", ""]
-    return "\n".join(lines)
+    return long.reindex(columns=list(SPLIT_CSV_COLUMNS)), counts, empty
