@@ -3,7 +3,8 @@
 Reads the `scores:` group of params.yaml. Table 2 needs the references and the claims; Table 1 needs
 the reference system's predictions too (`data/predict/predictions.parquet`, from the `predict` stage) and,
 when they are missing, says which stage to run. Speaker labels for the within-speaker ρ come from the
-corpus manifest when it is there.
+corpus manifest when it is there. ``scores.split_by`` (manifest columns, e.g. RSA-Bench's soundscape and
+K) also writes Table 2 per group, ``reports/table2_split.md`` (see ``acousticlaim.scoring.split``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from acousticlaim.io import write_csv, write_text
 from acousticlaim.params import load_group
-from acousticlaim.report.tables import write_tables_markdown
+from acousticlaim.report.tables import render_split, write_tables_markdown
 from acousticlaim.scoring.pipeline import score, write_results
 from acousticlaim.scoring.inputs import read_table, speakers_from_manifest
 from acousticlaim.scoring.pooling import CLAIM_COLUMNS, GENERATION_KEY
 from acousticlaim.scoring.references import read_references
+from acousticlaim.scoring.split import score_split
 from acousticlaim.scoring.table1 import check_predictions
 
 
@@ -48,8 +51,19 @@ def main(argv: list[str] | None = None) -> int:
     speakers = speakers_from_manifest(args.manifest)
 
     results = score(claims, references, config, generations=generations, predictions=predictions, speakers=speakers)
+    manifest = None
+    if config.split_by:
+        if not args.manifest.exists():
+            raise FileNotFoundError(f"{args.manifest}: scores.split_by names manifest columns, but there is no manifest")
+        manifest = pd.read_parquet(args.manifest)
+    split_table, split_counts, no_generations = score_split(claims, references, generations, manifest, config,
+                                                            speakers=speakers)
+    if split_counts:
+        results.metrics["table2_split"] = split_counts
     write_results(results, reports=args.reports, cells_path=args.cells, metrics_path=args.metrics)
     write_tables_markdown(results, args.reports)
+    write_text(args.reports / "table2_split.md", render_split(split_table, config, no_generations))
+    write_csv(args.reports / "table2_split.csv", split_table)
     for corpus, counts in results.metrics["table2"].items():
         print(f"{corpus}: {counts['cells']} cells at n >= {config.n_min}, {counts['ranked']} ranked, "
               f"{counts['over_bar']} over {config.bar:g}, null expectation {counts['null_expectation']:.2f}")

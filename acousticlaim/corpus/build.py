@@ -8,7 +8,8 @@
    job and runs the same in a local pool or on Dask;
 3. runs the jobs (:func:`acousticlaim.executor.map_clips`, with a progress bar); a job whose source
    cannot be read returns a recorded failure instead of raising;
-4. writes ``manifest.parquet``, ``failures.parquet``, ``rirs.parquet`` and ``summary.json``.
+4. writes ``manifest.parquet``, ``failures.parquet``, ``rirs.parquet`` and ``summary.json`` (and, with
+   RSA-Bench scenes on, ``scene_events.parquet``: each scene source's labels and when it sounds).
 
 Everything is built in ``out/.building`` and moved into place only when the build passes
 :func:`acousticlaim.executor.check_failures` (at most ``executor.max_failure_share`` of the mixtures
@@ -17,7 +18,11 @@ job carries is absolute (the corpus folder and the source folders of ``cfg``), s
 same on any Dask worker that mounts the same filesystem.
 
 Layout under ``out``: ``audio/<split>/<clip>.flac`` (mixtures, AMI clips),
-``stems/<split>/<mixture>/{s1,s2,noise}.flac`` (``s1`` is also the clean twin's audio), ``rirs/``.
+``stems/<split>/<mixture>/{s1,s2,noise}.flac`` (``s1`` is also the clean twin's audio), ``rirs/``. In the
+RSA-Bench design (``corpus.scenes.mode: design``) one job builds a sample's 17 conditions: the clean
+version ``<mixture>`` (with its twin) and ``<mixture>_<soundscape>_k<K>``, which share the talkers' stems
+and each have their own ``noise_<soundscape>_k<K>.wav``. A scene's noise stem is 32-bit float WAV: its
+sparse sources can pass full scale, and the mixture (clipped, Step 4) records the clipped share.
 """
 
 from __future__ import annotations
@@ -35,8 +40,10 @@ from acousticlaim.corpus import ami as ami_source
 from acousticlaim.corpus import librispeech as ls
 from acousticlaim.corpus.manifest import mixture_id_of, twin_id, write_manifest
 from acousticlaim.corpus.mixing import mix_sources, overlap_fraction
-from acousticlaim.corpus.noise import NOISE_KINDS, noise_files, noise_source, scene_interference
+from acousticlaim.corpus.noise import NOISE_KINDS, noise_files, noise_source
 from acousticlaim.corpus.rooms import load_rir, recorded_rirs, room_specs, simulate_room
+from acousticlaim.corpus.scenes import (build_condition, check_scene_params, condition_suffix, events_frame,
+                                        noise_label, plan_scene, recordings_for)
 from acousticlaim.corpus.settings import CorpusSettings
 from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_talker
 from acousticlaim.executor import check_failures, map_clips, rejected_failures_path
@@ -73,16 +80,16 @@ def _room_and_noise(cfg: dict, rng: np.random.Generator, rooms: dict[str, list[d
     else:  # recorded RIRs: two draws from the whole bank
         flat = [r for rs in rooms.values() for r in rs]
         r1, r2 = (flat[i] for i in rng.choice(len(flat), size=2, replace=len(flat) < 2))
+    room = {"room_id": room_id, "rir_1": r1["rir_id"], "rir_1_path": r1["path"], "rt60_1": r1["rt60"],
+            "rir_2": r2["rir_id"], "rir_2_path": r2["path"], "rt60_2": r2["rt60"]}
     scenes = cfg.get("scenes") or {}
-    k = int(rng.integers(scenes["k"][0], scenes["k"][1] + 1)) if scenes.get("enabled") else 0
+    if scenes.get("enabled"):  # RSA-Bench scenes: see acousticlaim.corpus.scenes
+        conditions = plan_scene(scenes, rng, recordings_for(cfg.get("noise_dir")))
+        return {**room, "noise_sources": [], "scene_k": conditions[0]["k"], "scenes": dict(scenes),
+                "scene_conditions": conditions, "noise_seed": int(rng.integers(2**31))}
     pool = noises or [f"gen:{kind}" for kind in NOISE_KINDS]
-    n_src = max(1, k)
-    chosen = [pool[int(i)] for i in rng.choice(len(pool), size=n_src, replace=len(pool) < n_src)]
-    return {
-        "room_id": room_id, "rir_1": r1["rir_id"], "rir_1_path": r1["path"], "rt60_1": r1["rt60"],
-        "rir_2": r2["rir_id"], "rir_2_path": r2["path"], "rt60_2": r2["rt60"],
-        "noise_sources": chosen, "scene_k": k, "noise_seed": int(rng.integers(2**31)),
-    }
+    chosen = [pool[int(i)] for i in rng.choice(len(pool), size=1, replace=len(pool) < 1)]
+    return {**room, "noise_sources": chosen, "scene_k": 0, "noise_seed": int(rng.integers(2**31))}
 
 
 def plan_synthetic(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list[dict]:
@@ -214,63 +221,93 @@ def _leg_audio(job: dict, leg: dict) -> tuple[np.ndarray, dict]:
     return x, {"speaker": leg["speaker"], "transcript": leg.get("transcript", "")}
 
 
-def _noise(job: dict, n: int) -> np.ndarray:
-    parts = [noise_source(spec, n, job["noise_seed"] + i) for i, spec in enumerate(job["noise_sources"])]
-    return parts[0] if len(parts) == 1 else parts  # a list for scenes
+def _conditions(job: dict, n: int):
+    """(clip-id suffix, unit noise or scene interference, SNR, clip?, manifest fields, events) per clip to build."""
+    if not job.get("scene_conditions"):
+        yield "making the noise", lambda: ("", noise_source(job["noise_sources"][0], n, job["noise_seed"]),
+                                            job["snr_db"], False, {}, [])
+        return
+    scenes = job["scenes"]
+    mode = scenes.get("mode", "sample")
+    for cond in job["scene_conditions"]:
+        def make(cond=cond):
+            scene = build_condition(cond, n, job["snr_db"], scenes)
+            fields = {**scene.fields, "scene_mode": mode, "scene_sample": job["mixture_id"],
+                      "noise_id": noise_label(cond["sources"])}
+            return condition_suffix(cond, mode), scene.interference, scene.snr_db, True, fields, scene.events
+        what = "the clean version" if not cond["sources"] else f"the {cond['soundscape']} scene with K = {cond['k']}"
+        yield f"making {what} ({cond['soundscape']}: {noise_label(cond['sources']) or 'no sources'})", make
 
 
 def build_mixture(job: dict) -> dict:
-    """Build one mixture, its stems and twin; return manifest rows, or a recorded failure."""
+    """Build one mixture (or, for the RSA-Bench design, one sample's conditions), its stems and twin.
+
+    Returns manifest rows, scene events, and a recorded failure naming the step that failed."""
     out = Path(job["out"])
     mix_id, split = job["mixture_id"], job["split"]
+    step = "synthesising or reading the two talkers"
+    built = []
     try:
         (x1, info1), (x2, info2) = (_leg_audio(job, leg) for leg in job["legs"])
+        step = "reading the room impulse responses"
         h1, h2 = load_rir(job["rir_1_path"]), load_rir(job["rir_2_path"])
         offset = int(round(job["s2_offset_s"] * TARGET_SR))
         max_samples = int(round(job["max_duration_s"] * TARGET_SR))
         n = min(x1.size, x2.size + offset, max_samples)
-        noise = _noise(job, n)
-        scene = job["scene_k"] > 0
-        if scene:  # RSA-Bench: sources RMS-aligned to the speech and summed; mix_sources sets the SNR
-            noise = scene_interference(x1[:n], noise, 0.0)
-        mix = mix_sources(x1, x2, h1, h2, noise, snr=job["snr_db"], ttr=job["ttr_db"], level_dbfs=job["level_dbfs"],
-                          max_samples=max_samples, s2_offset=offset, clip=scene)
+        for what, make in _conditions(job, n):
+            step = what
+            suffix, noise, snr, clip, fields, events = make()
+            step = f"mixing the talkers with {what[len('making '):]}"
+            mix = mix_sources(x1, x2, h1, h2, noise, snr=snr, ttr=job["ttr_db"], level_dbfs=job["level_dbfs"],
+                              max_samples=max_samples, s2_offset=offset, clip=clip)
+            built.append((suffix, mix, fields, events))
     except AudioError as exc:
-        return {"rows": [], "failures": [Failure(mix_id, STAGE, str(exc))]}
-    except Exception as exc:  # a bad RIR or noise file: recorded against the clip, the stage goes on
-        return {"rows": [], "failures": [Failure(mix_id, STAGE, f"{type(exc).__name__}: {exc}")]}
+        return {"rows": [], "events": [], "failures": [Failure(mix_id, STAGE, f"while {step}: {exc}")]}
+    except Exception as exc:  # a bad RIR or noise file, or a bug: recorded against the clip, the stage goes on
+        return {"rows": [], "events": [], "failures": [Failure(
+            mix_id, STAGE, f"the mixture could not be built while {step} ({type(exc).__name__}: {exc})")]}
 
     stem_dir = out / "stems" / split / mix_id
-    mix_path = write_audio(out / "audio" / split / f"{mix_id}.flac", mix.mixture)
-    s1_path = write_audio(stem_dir / "s1.flac", mix.s1)
-    s2_path = write_audio(stem_dir / "s2.flac", mix.s2)
-    noise_path = write_audio(stem_dir / "noise.flac", mix.noise)
-    duration = mix.mixture.size / TARGET_SR
-    common = {
-        "corpus": "librimix", "source": job["source"], "split": split, "mixture_id": mix_id,
-        "s1_path": _rel(s1_path, out), "s2_path": _rel(s2_path, out), "noise_path": _rel(noise_path, out),
-        "speaker_1": info1["speaker"], "speaker_2": info2["speaker"],
-        "utt_1": job["legs"][0]["utt"], "utt_2": job["legs"][1]["utt"], "transcript_1": info1.get("transcript", ""),
-        "snr_db": mix.snr_db, "ttr_db": mix.ttr_db, "level_dbfs": job["level_dbfs"], "gain": mix.gain,
-        "clipped_fraction": mix.clipped_fraction,
-        "room_id": job["room_id"], "rir_1": job["rir_1"], "rt60_1": job["rt60_1"],
-        "rir_2": job["rir_2"], "rt60_2": job["rt60_2"],
-        "noise_id": "+".join(Path(s).name if not s.startswith("gen:") else s for s in job["noise_sources"]),
-        "scene_k": job["scene_k"], "s2_offset_s": job["s2_offset_s"], "duration_s": duration,
-    }
-    if "talker" in info1:
-        common.update(info1["talker"].as_record())
-        realised = info1["utterance"].timing_until(duration)
-        common.update({
-            "syn_speaking_rate": realised["speaking_rate"], "syn_n_syllables": realised["n_syllables"],
-            "syn_pause_count_realised": realised["pause_count"], "syn_pause_rate": realised["pause_rate"],
-            "syn_articulation_rate_realised": realised["articulation_rate_realised"],
-        })
-    mixture_row = {**common, "clip_id": mix_id, "kind": "mixture", "audio_path": _rel(mix_path, out),
-                   "overlap_fraction": overlap_fraction(mix.s1, mix.s2, TARGET_SR)}
-    twin_row = {**common, "clip_id": twin_id(mix_id), "kind": "twin", "audio_path": _rel(s1_path, out),
-                "overlap_fraction": 0.0}
-    return {"rows": [mixture_row, twin_row], "failures": []}
+    first = built[0][1]  # the talkers' stems are the same in every condition of a sample
+    s1_path = write_audio(stem_dir / "s1.flac", first.s1)
+    s2_path = write_audio(stem_dir / "s2.flac", first.s2)
+    overlap = overlap_fraction(first.s1, first.s2, TARGET_SR)
+    rows, events = [], []
+    for suffix, mix, fields, scene_events in built:
+        clip_id = f"{mix_id}{suffix}"
+        mix_path = write_audio(out / "audio" / split / f"{clip_id}.flac", mix.mixture)
+        # a scene's sparse sources (ticks, thunder) at the speech's RMS peak above full scale: their stem is
+        # float WAV so the injected interference, not a clipped copy, is what the SNR reference reads
+        noise_path = write_audio(stem_dir / f"noise{suffix}{'.wav' if fields else '.flac'}", mix.noise)
+        duration = mix.mixture.size / TARGET_SR
+        common = {
+            "corpus": "librimix", "source": job["source"], "split": split, "mixture_id": clip_id,
+            "s1_path": _rel(s1_path, out), "s2_path": _rel(s2_path, out), "noise_path": _rel(noise_path, out),
+            "speaker_1": info1["speaker"], "speaker_2": info2["speaker"],
+            "utt_1": job["legs"][0]["utt"], "utt_2": job["legs"][1]["utt"], "transcript_1": info1.get("transcript", ""),
+            "snr_db": mix.snr_db if np.any(mix.noise) else float("nan"), "ttr_db": mix.ttr_db,
+            "level_dbfs": job["level_dbfs"], "gain": mix.gain, "clipped_fraction": mix.clipped_fraction,
+            "room_id": job["room_id"], "rir_1": job["rir_1"], "rt60_1": job["rt60_1"],
+            "rir_2": job["rir_2"], "rt60_2": job["rt60_2"],
+            "noise_id": "+".join(Path(s).name if not s.startswith("gen:") else s for s in job["noise_sources"]),
+            "scene_k": job["scene_k"], "s2_offset_s": job["s2_offset_s"], "duration_s": duration,
+            **fields,
+        }
+        if "talker" in info1:
+            common.update(info1["talker"].as_record())
+            realised = info1["utterance"].timing_until(duration)
+            common.update({
+                "syn_speaking_rate": realised["speaking_rate"], "syn_n_syllables": realised["n_syllables"],
+                "syn_pause_count_realised": realised["pause_count"], "syn_pause_rate": realised["pause_rate"],
+                "syn_articulation_rate_realised": realised["articulation_rate_realised"],
+            })
+        rows.append({**common, "clip_id": clip_id, "kind": "mixture", "audio_path": _rel(mix_path, out),
+                     "overlap_fraction": overlap})
+        if not suffix:  # the clean twin belongs to the plain mixture (the design's clean version)
+            rows.append({**common, "clip_id": twin_id(clip_id), "kind": "twin", "audio_path": _rel(s1_path, out),
+                         "overlap_fraction": 0.0})
+        events += [{"clip_id": clip_id, **e} for e in scene_events]
+    return {"rows": rows, "events": events, "failures": []}
 
 
 def build_ami_clip(job: dict) -> dict:
@@ -279,13 +316,13 @@ def build_ami_clip(job: dict) -> dict:
     try:
         x, _ = load_audio(job["path"], offset_s=job["start_s"], max_duration_s=length_s)
     except AudioError as exc:
-        return {"rows": [], "failures": [Failure(job["clip_id"], STAGE, str(exc))]}
+        return {"rows": [], "events": [], "failures": [Failure(job["clip_id"], STAGE, str(exc))]}
     if x.size < int(round(length_s * TARGET_SR)) - 1:  # a segment annotated past the end of the recording
-        return {"rows": [], "failures": [Failure(
+        return {"rows": [], "events": [], "failures": [Failure(
             job["clip_id"], STAGE, f"{job['path']}: the recording ends at {job['start_s'] + x.size / TARGET_SR:.2f} s, "
                                    f"before the clip's end at {job['end_s']:.2f} s")]}
     path = write_audio(out / "audio" / "test" / f"{job['clip_id']}.flac", x)
-    return {"rows": [{
+    return {"events": [], "rows": [{
         "clip_id": job["clip_id"], "corpus": "ami", "source": "ami", "split": "test", "kind": "clip",
         "audio_path": _rel(path, out), "speaker_1": job.get("speaker"), "meeting": job["meeting"],
         "start_s": job["start_s"], "end_s": job["end_s"], "duration_s": x.size / TARGET_SR,
@@ -329,7 +366,8 @@ def absolute_sources(cfg: dict) -> dict:
     return cfg
 
 
-BUILT = ("audio", "stems", "rirs", "manifest.parquet", "failures.parquet", "rirs.parquet", "summary.json")
+BUILT = ("audio", "stems", "rirs", "manifest.parquet", "failures.parquet", "rirs.parquet", "summary.json",
+         "scene_events.parquet")
 
 
 def _move_into_place(staging: Path, out: Path) -> None:
@@ -349,6 +387,8 @@ def build_corpus(cfg: dict | CorpusSettings, out: str | Path, executor: dict | N
     """Build the corpus described by the ``corpus:`` parameter group into ``out`` (checked first, defaults filled)."""
     cfg = absolute_sources(asdict(settings_from(CorpusSettings, cfg, "corpus")))
     source = cfg["source"]
+    if cfg["scenes"].get("enabled"):
+        check_scene_params(cfg["scenes"])
     final = Path(out).absolute()
     out = final / ".building"  # a rebuild never mixes old and new clips, and a rejected one changes nothing
     shutil.rmtree(out, ignore_errors=True)
@@ -364,6 +404,7 @@ def build_corpus(cfg: dict | CorpusSettings, out: str | Path, executor: dict | N
 
 def _build(cfg: dict, source: str, out: Path, executor: dict | None, final: Path) -> BuildResult:
     """Build into the staging folder ``out``; ``final`` is where it will go (rejected failures go beside it)."""
+    scenes = cfg.get("scenes") or {}
     rir_rows: list[dict] = []
     if source == "ami":
         jobs = plan_ami(cfg, out)
@@ -383,6 +424,8 @@ def _build(cfg: dict, source: str, out: Path, executor: dict | None, final: Path
                    rejected_failures=rejected_failures_path(final))
     write_manifest(out, rows)
     write_failures(out / "failures.parquet", failures)
+    if scenes.get("enabled"):  # the scene sources in time, one row per event (acousticlaim.corpus.scenes)
+        write_parquet(out / "scene_events.parquet", events_frame([e for r in results for e in r.get("events", [])]))
     if rir_rows:
         import pandas as pd
 
@@ -393,5 +436,7 @@ def _build(cfg: dict, source: str, out: Path, executor: dict | None, final: Path
     for row in rows:
         key = f"{row['split']}_{row['kind']}"
         kinds[key] = kinds.get(key, 0) + 1
+    if scenes.get("enabled"):
+        kinds["scene_mode"] = scenes.get("mode", "sample")
     write_json(out / "summary.json", {"source": source, "clips": len(rows), "failures": len(failures), **kinds})
     return BuildResult(out, len(rows), len(failures))

@@ -1,4 +1,4 @@
-"""Noise: recordings from a directory, or generated noise; and RSA-Bench scenes (Zhang et al., arXiv:2601.10384).
+"""Noise: recordings from a directory, or generated noise (RSA-Bench scenes are :mod:`.scenes`).
 
 Generated noise comes in five colours, each a pure function of a seed: ``white``; ``pink`` (1/f);
 ``brown`` (1/f²); ``hum`` (mains harmonics over a pink floor); ``babble`` (pink noise under a slow
@@ -6,11 +6,6 @@ random amplitude modulation at syllable rates, a crowd-like texture).
 
 A recording is read with the project's loader and looped to length, ``w[n mod M]``, from a random
 offset.
-
-RSA-Bench scenes superimpose K = 1..4 environmental sources on the speech s: each source is looped to
-the speech's length (Step 2, ``w̃_k[n] = w_k[n mod M_k]``), aligned to the speech's RMS (Step 3,
-gain R_s / R_w̃k), scaled by λ_k, summed and clipped to [-1, 1] (Step 4). Here all λ_k are equal
-and set so that the summed interference sits at the drawn SNR against the speech.
 """
 
 from __future__ import annotations
@@ -91,15 +86,3 @@ def noise_source(spec: str, n: int, seed: int) -> np.ndarray:
 
 def rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(np.square(x))))
-
-
-def scene_interference(speech: np.ndarray, sources: list[np.ndarray], snr_db: float) -> np.ndarray:
-    """RSA-Bench Steps 3–4 before clipping: RMS-align each source to the speech, scale, and sum.
-
-    Returns the summed interference, scaled so that 10·log10(P_speech / P_interference) = ``snr_db``.
-    """
-    r_s = rms(speech)
-    aligned = [w * (r_s / (rms(w) + 1e-12)) for w in sources]
-    lam = 1.0 / np.sqrt(len(aligned))
-    total = sum(w * lam for w in aligned)
-    return total * (r_s / (rms(total) + 1e-12)) * 10 ** (-snr_db / 20)

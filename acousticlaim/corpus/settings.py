@@ -7,9 +7,19 @@ from typing import Literal
 
 from acousticlaim.audio import TARGET_SR
 from acousticlaim.corpus.ami import CUTS as AMI_CUTS
+from acousticlaim.corpus.scenes import MODES as SCENE_MODES
+from acousticlaim.corpus.scenes import SOUNDSCAPES
 from acousticlaim.params import param
 
 SOURCES = ("synthetic", "librispeech", "libri2mix", "ami")
+
+
+@dataclass(frozen=True)
+class SceneEventsSettings:
+    """When a scene source sounds (``scene_events.parquet``): frames within ``floor_db`` of its loud frames."""
+
+    floor_db: float = param(-30.0, lt=0)
+    min_gap_s: float = param(0.1, ge=0)  # quieter gaps shorter than this are bridged
 
 
 @dataclass(frozen=True)
@@ -17,7 +27,11 @@ class ScenesSettings:
     """RSA-Bench scenes (Zhang et al., arXiv:2601.10384): K environmental sources instead of one noise."""
 
     enabled: bool = False
-    k: tuple[int, int] = param((1, 4), ge=1)
+    mode: str = param("sample", choices=SCENE_MODES)  # sample: one drawn scene per mixture | design: 16 + clean
+    k: tuple[int, int] = param((1, 4), ge=1)  # K sources, lowest and highest
+    soundscapes: tuple[str, ...] = param(SOUNDSCAPES, choices=SOUNDSCAPES)
+    source_snr_db: float = 0.0  # design: every source's level against the speech (λ_k = 10^(−x/20))
+    events: SceneEventsSettings = field(default_factory=lambda: SceneEventsSettings())
 
     def __post_init__(self) -> None:
         if self.k[0] > self.k[1]:

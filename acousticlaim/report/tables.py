@@ -165,3 +165,31 @@ def write_tables_markdown(results: ScoreResults, reports: str | Path, *, table1:
     if table1:
         written.append(write_text(reports / "table1.md", render_table1(results.table1, results.config)))
     return written
+
+
+def render_split(table: pd.DataFrame, config: ScoringConfig, empty_groups: list[str] | tuple[str, ...] = ()) -> str:
+    """Table 2 split by ``scores.split_by`` (:mod:`acousticlaim.scoring.split`): one block per system, a row
+    per group, the quantities across (the largest ρ over the rungs, marked as in Table 2)."""
+    if not config.split_by:
+        return "# Table 2 split\n\nNo split configured (`scores.split_by` is empty).\n"
+    lines = [f"# Table 2 split by {', '.join(config.split_by)}: largest Spearman ρ over the rungs, per group", ""]
+    groups = list(dict.fromkeys(table["group"]))
+    for system in dict.fromkeys(table["system"]):
+        lines += [f"## {system}", "",
+                  "| Group | " + " | ".join(QUANTITIES[q].heading for q in table_order()) + f" | > {config.bar:g} |",
+                  "|---|" + "---:|" * len(table_order()) + "---:|"]
+        for group in groups:
+            rows = table[(table["system"] == system) & (table["group"] == group)]
+            if rows.empty:
+                continue
+            texts = dict(zip(rows["quantity"], rows["text"]))
+            first = rows.iloc[0]
+            count = "ref." if system == config.reference_system or pd.isna(first["cells"]) else \
+                f"{int(first['over_bar'])}/{int(first['cells'])}"
+            lines.append(f"| {group} | " + " | ".join(str(texts.get(q, "")) for q in table_order()) + f" | {count} |")
+        lines.append("")
+    if empty_groups:
+        lines += [f"Groups with no panel generation: {'; '.join(empty_groups)}.", ""]
+    lines += ["Each group is scored as Table 2 is (same thresholds, pooling and marks) on the panel's clips in that "
+              f"group alone, so a cell needs n ≥ {config.n_min} clips of the group.", ""]
+    return "\n".join(lines)

@@ -29,6 +29,7 @@ class ScoringConfig:
     table1_twin_rows: tuple[str, ...] = param(VOICE_KEYS, choices=ALL_KEYS)  # Table 1 rows read on the twins (‡)
     full_coverage: float = param(0.95, gt=0, le=1)  # our row's cell is read on part of the clips (§) under this
     system_order: tuple[str, ...] = ()  # Table 2 row order (others follow A–Z)
+    split_by: tuple[str, ...] = ()  # manifest columns Table 2 is also split by (acousticlaim.scoring.split)
 
     @classmethod
     def from_params(cls, group: Mapping[str, Any] | None) -> "ScoringConfig":
