@@ -11,7 +11,7 @@ from scipy.stats import spearmanr
 
 from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_talker
 
-BASE = TalkerParams("x", "male", 120.0, 1.5, 1.0, 4.0, 0.2, 4.5, 2, 1.0)
+BASE = TalkerParams("x", "male", 120.0, 1.5, 1.0, 4.0, 0.1, 4.5, 12.0, 1.0)
 
 
 def praat_f0_mean(x):
@@ -49,7 +49,8 @@ def test_syllable_rate_is_what_was_asked(rate):
 
 @pytest.mark.parametrize("pauses", [1, 3, 5])
 def test_pauses_are_silent_and_long_enough(pauses):
-    u = synthesize_talker(dataclasses.replace(BASE, pause_count=pauses), 10.0, seed=pauses)
+    # a rate of 6·pauses per minute over 10 s asks exactly `pauses` pauses (no rounding left to chance)
+    u = synthesize_talker(dataclasses.replace(BASE, pauses_per_min=6.0 * pauses), 10.0, seed=pauses)
     assert len(u.pauses) == pauses
     for a, b in u.pauses:
         assert b - a >= 0.35
@@ -59,7 +60,7 @@ def test_pauses_are_silent_and_long_enough(pauses):
 
 
 def test_truncation_drops_pauses_and_syllables_after_the_cut():
-    u = synthesize_talker(dataclasses.replace(BASE, pause_count=4), 10.0, seed=1)
+    u = synthesize_talker(dataclasses.replace(BASE, pauses_per_min=24.0), 10.0, seed=1)
     # cut just before the second pause: the first pause is followed by speech and counts
     realised = u.timing_until(u.pauses[1][0] - 0.01)
     assert realised["pause_count"] == 1

@@ -30,7 +30,8 @@ from acousticlaim.corpus.manifest import mixture_id_of, twin_id, write_manifest
 from acousticlaim.corpus.mixing import mix_sources, overlap_fraction
 from acousticlaim.corpus.noise import NOISE_KINDS, noise_files, noise_source, scene_interference
 from acousticlaim.corpus.rooms import load_rir, recorded_rirs, room_specs, simulate_room
-from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_talker
+from acousticlaim.corpus.synthetic import (TalkerParams, TalkerRanges, draw_talker, draw_utterance_duration,
+                                          synthesize_talker)
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
@@ -82,9 +83,10 @@ def plan_synthetic(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
     counts = {"train": int(cfg["n_train"]), "test": int(cfg["n_test"])}
     n_speakers = {"train": int(cfg.get("n_speakers_train", 40)), "test": int(cfg.get("n_speakers_test", 20))}
     base_id = {"train": 80000, "test": 90000}  # speaker ids disjoint between splits and from LibriSpeech
+    ranges = TalkerRanges.from_params(cfg.get("talkers"))
     for split in SPLITS:
         rng = np.random.default_rng([int(cfg["seed"]), SPLITS.index(split)])
-        talkers = [draw_talker(rng, str(base_id[split] + i)) for i in range(n_speakers[split])]
+        talkers = [draw_talker(rng, str(base_id[split] + i), ranges) for i in range(n_speakers[split])]
         utt_counter = {t.talker_id: 0 for t in talkers}
         for _ in range(counts[split]):
             i1, i2 = rng.choice(len(talkers), size=2, replace=False)
@@ -93,7 +95,7 @@ def plan_synthetic(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
                 utt = f"{t.talker_id}-0-{utt_counter[t.talker_id]:04d}"
                 utt_counter[t.talker_id] += 1
                 legs.append({"talker": asdict(t), "utt": utt, "seed": int(rng.integers(2**31)),
-                             "duration_s": float(rng.uniform(6.0, 14.0))})
+                             "duration_s": draw_utterance_duration(rng, ranges)})
             job = {
                 "source": "synthetic", "split": split, "out": str(out),
                 "mixture_id": mixture_id_of(legs[0]["utt"], legs[1]["utt"]),
@@ -280,7 +282,7 @@ def _simulate_room_job(args: tuple) -> list[dict]:
 def room_bank(cfg: dict, out: Path, executor: dict | None) -> list[dict]:
     if cfg.get("rir_dir"):
         return recorded_rirs(cfg["rir_dir"])
-    specs = room_specs(int(cfg["n_rooms"]), tuple(cfg["rt60_s"]), int(cfg["seed"]))
+    specs = room_specs(int(cfg["n_rooms"]), tuple(cfg["rt60_s"]), int(cfg["seed"]), cfg.get("mic_distance_m"))
     rir_dir = out / "rirs"
     nested = map_clips(_simulate_room_job, [(s, str(rir_dir)) for s in specs], executor=executor, label="rooms")
     rows = [r for rs in nested for r in rs]

@@ -29,14 +29,18 @@ LibriMix references (F0 80–300 Hz, jitter 1–4 %, shimmer 6–13 %, HNR 8–1
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
 
 import numpy as np
-from scipy.signal import lfilter, sosfilt
+from scipy.signal import butter, lfilter, sosfilt
+
+from acousticlaim.params import reject_unknown_keys
 
 SR = 16_000
 
-# Vowel formants (Hz) and bandwidths for an adult male tract (Peterson & Barney-like averages).
+# Vowel formants (Hz) for an adult male tract (Peterson & Barney-like averages) and their closed-glottis
+# bandwidths; BANDWIDTH_SCALE widens them to running-speech (open-phase) values, see the docstring.
 _VOWELS = {
     "a": ((730, 1090, 2440), (90, 110, 160)),
     "e": ((530, 1840, 2480), (70, 100, 150)),
@@ -45,6 +49,63 @@ _VOWELS = {
     "u": ((300, 870, 2240), (60, 90, 140)),
 }
 _VOWEL_KEYS = tuple(_VOWELS)
+BANDWIDTH_SCALE = 2.0
+GLOTTAL_TILT_POLE = 0.9  # one-pole spectral tilt of the pulses (lip radiation folded in)
+NUCLEUS_ARCH = 0.08  # the vowel's amplitude arch on the pulses: 1 - ARCH at its edges, 1 at its centre
+ASPIRATION_HIGHPASS_HZ = 2000.0  # aspiration noise lies above this (4th-order Butterworth)
+
+
+@dataclass(frozen=True)
+class TalkerRanges:
+    """The drawing ranges of the synthetic talkers (``params.yaml``: ``corpus.talkers``).
+
+    Pairs ``[lo, hi]`` are drawn uniformly (``breathiness`` log-uniformly); ``f0_male_hz`` and
+    ``f0_female_hz`` are a log-normal register ``[median, sigma]``; ``utterance_s`` is the log-normal
+    duration of one utterance ``[median, sigma, shortest, longest]`` (a mixture lasts as long as the
+    shorter of its two, LibriMix's "min" mode).
+    """
+
+    female_share: float = 0.5
+    f0_male_hz: tuple[float, float] = (125.0, 0.16)
+    f0_female_hz: tuple[float, float] = (215.0, 0.14)
+    f0_limits_hz: tuple[float, float] = (82.0, 300.0)
+    f0_range_st: tuple[float, float] = (1.8, 5.5)
+    jitter_pct: tuple[float, float] = (0.6, 2.4)
+    shimmer_pct: tuple[float, float] = (3.0, 8.5)
+    breathiness: tuple[float, float] = (0.045, 0.25)
+    articulation_rate: tuple[float, float] = (6.5, 9.5)
+    pauses_per_min: tuple[float, float] = (10.0, 35.0)
+    utterance_s: tuple[float, float, float, float] = (6.0, 0.45, 2.5, 20.0)
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any] | None) -> "TalkerRanges":
+        """The ranges of a ``corpus.talkers`` mapping (missing keys keep their defaults)."""
+        params = dict(params or {})
+        reject_unknown_keys("corpus.talkers", params, cls)
+        values = {}
+        for f in fields(cls):
+            if f.name not in params:
+                continue
+            v = params[f.name]
+            default = getattr(cls, f.name)
+            if isinstance(default, tuple):
+                if not isinstance(v, (list, tuple)) or len(v) != len(default):
+                    raise ValueError(f"corpus.talkers.{f.name}: expected a list of {len(default)} numbers, got {v!r}")
+                v = tuple(float(x) for x in v)
+            else:
+                v = float(v)
+            values[f.name] = v
+        ranges = cls(**values)
+        for name in ("f0_limits_hz", "f0_range_st", "jitter_pct", "shimmer_pct", "breathiness",
+                     "articulation_rate", "pauses_per_min"):
+            lo, hi = getattr(ranges, name)
+            if not 0 <= lo <= hi:
+                raise ValueError(f"corpus.talkers.{name}: need 0 <= lo <= hi, got [{lo}, {hi}]")
+        if not 0.0 <= ranges.female_share <= 1.0:
+            raise ValueError(f"corpus.talkers.female_share: a share in [0, 1], got {ranges.female_share}")
+        if ranges.breathiness[0] <= 0:
+            raise ValueError("corpus.talkers.breathiness: drawn log-uniformly, so the lower end must be > 0")
+        return ranges
 
 
 @dataclass(frozen=True)
@@ -57,9 +118,9 @@ class TalkerParams:
     f0_range_st: float  # intonation: s.d. of the F0 contour in semitones
     jitter_pct: float  # asked local jitter, percent
     shimmer_pct: float  # asked local shimmer, percent
-    breathiness: float  # aspiration noise RMS relative to the voiced excitation RMS
+    breathiness: float  # aspiration noise RMS relative to the voiced speech RMS
     articulation_rate: float  # syllables per second of phonation
-    pause_count: int  # pauses asked per utterance
+    pauses_per_min: float  # pauses per minute of speech (each utterance draws its count from it)
     formant_scale: float  # vocal-tract length factor
 
     def as_record(self, prefix: str = "syn_") -> dict:
@@ -100,35 +161,51 @@ class Utterance:
         }
 
 
-def draw_talker(rng: np.random.Generator, talker_id: str) -> TalkerParams:
-    """Draw one talker's parameters (ranges chosen so measured references spread like LibriMix)."""
-    sex = "female" if rng.random() < 0.5 else "male"
-    if sex == "male":
-        f0 = float(np.clip(rng.lognormal(np.log(118), 0.16), 82, 175))
-        formant_scale = float(rng.uniform(0.95, 1.05))
-    else:
-        f0 = float(np.clip(rng.lognormal(np.log(205), 0.14), 150, 295))
-        formant_scale = float(rng.uniform(1.10, 1.20))
+def _uniform(rng: np.random.Generator, lo_hi: tuple[float, float]) -> float:
+    return float(rng.uniform(*lo_hi))
+
+
+def draw_talker(rng: np.random.Generator, talker_id: str, ranges: TalkerRanges | None = None) -> TalkerParams:
+    """Draw one talker's parameters from ``ranges`` (``corpus.talkers``; the defaults when None)."""
+    r = ranges or TalkerRanges()
+    sex = "female" if rng.random() < r.female_share else "male"
+    median, sigma = r.f0_female_hz if sex == "female" else r.f0_male_hz
+    f0 = float(np.clip(rng.lognormal(np.log(median), sigma), *r.f0_limits_hz))
+    formant_scale = float(rng.uniform(1.10, 1.20) if sex == "female" else rng.uniform(0.95, 1.05))
+    lo, hi = np.log(r.breathiness[0]), np.log(r.breathiness[1])
     return TalkerParams(
         talker_id=talker_id,
         sex=sex,
         f0_hz=round(f0, 2),
-        f0_range_st=round(float(rng.uniform(0.8, 3.0)), 3),
-        jitter_pct=round(float(rng.uniform(0.4, 3.5)), 3),
-        shimmer_pct=round(float(rng.uniform(1.0, 10.0)), 3),
-        breathiness=round(float(rng.uniform(0.05, 0.6)), 3),
-        articulation_rate=round(float(rng.uniform(3.0, 6.5)), 3),
-        pause_count=int(rng.integers(1, 6)),
+        f0_range_st=round(_uniform(rng, r.f0_range_st), 3),
+        jitter_pct=round(_uniform(rng, r.jitter_pct), 3),
+        shimmer_pct=round(_uniform(rng, r.shimmer_pct), 3),
+        breathiness=round(float(np.exp(rng.uniform(lo, hi))), 4),
+        articulation_rate=round(_uniform(rng, r.articulation_rate), 3),
+        pauses_per_min=round(_uniform(rng, r.pauses_per_min), 2),
         formant_scale=round(formant_scale, 3),
     )
+
+
+def draw_utterance_duration(rng: np.random.Generator, ranges: TalkerRanges | None = None) -> float:
+    """One utterance's duration in seconds (log-normal, clipped; ``corpus.talkers.utterance_s``)."""
+    median, sigma, shortest, longest = (ranges or TalkerRanges()).utterance_s
+    return float(np.clip(rng.lognormal(np.log(median), sigma), shortest, longest))
+
+
+def _pause_count(p: TalkerParams, duration_s: float, rng: np.random.Generator) -> int:
+    """Pauses in one utterance: the talker's rate over its duration, rounded at random (unbiased)."""
+    expected = p.pauses_per_min * duration_s / 60.0
+    return int(np.floor(expected + rng.random()))
 
 
 def _timeline(p: TalkerParams, duration_s: float, rng: np.random.Generator):
     lead = rng.uniform(0.1, 0.3)
     trail = rng.uniform(0.15, 0.35)
-    pauses = rng.uniform(0.35, 0.9, size=p.pause_count)
+    n_pauses = _pause_count(p, duration_s, rng)
+    pauses = rng.uniform(0.35, 0.9, size=n_pauses)
     speech = duration_s - lead - trail - pauses.sum()
-    n_phr = p.pause_count + 1
+    n_phr = n_pauses + 1
     min_phrase = 0.6
     if speech < n_phr * min_phrase:  # too short for the asked pauses: drop pauses until it fits
         keep = max(0, int((duration_s - lead - trail) // (min_phrase + 0.6)) - 1)
@@ -148,7 +225,8 @@ def _timeline(p: TalkerParams, duration_s: float, rng: np.random.Generator):
 
 
 def _syllables(phrases, rate: float, rng: np.random.Generator):
-    """(onset_start, nucleus_start, nucleus_end) per syllable."""
+    """(onset_start, nucleus_start, nucleus_end, syllable_end) per syllable; the nucleus's formants
+    ring out in the last 8 % of the syllable."""
     syl = []
     for a, b in phrases:
         n = max(1, int(round((b - a) * rate)))
@@ -156,21 +234,26 @@ def _syllables(phrases, rate: float, rng: np.random.Generator):
         edges = a + (b - a) * np.concatenate([[0.0], np.cumsum(w) / w.sum()])
         for s, e in zip(edges[:-1], edges[1:]):
             onset = (e - s) * rng.uniform(0.2, 0.3)
-            syl.append((s, s + onset, e - 0.01 * (e - s)))
+            syl.append((s, s + onset, e - 0.08 * (e - s), e))
     return syl
 
 
 def _f0_contour(p: TalkerParams, n: int, phrases, syl, rng: np.random.Generator) -> np.ndarray:
+    """F0 in Hz per sample: phrase declination, one broad accent per syllable and a slow drift.
+
+    The accents span the whole syllable (a Gaussian of s.d. the nucleus length), so the contour's
+    period-to-period change stays well under the asked jitter and jitter (local) reads the jitter.
+    """
     t = np.arange(n) / SR
     st = np.zeros(n)
     for a, b in phrases:  # declination over each phrase
         m = (t >= a) & (t < b)
         st[m] = 1.2 * (1 - 2 * (t[m] - a) / max(b - a, 1e-3))
-    for _, ns, ne in syl:  # one accent bump per syllable, random height (evaluated within ±4 widths)
-        c, w = 0.5 * (ns + ne), 0.35 * (ne - ns) + 1e-3
+    for _, ns, ne, _ in syl:  # one accent per syllable, random height (evaluated within ±4 widths)
+        c, w = 0.5 * (ns + ne), (ne - ns) + 1e-3
         lo, hi = max(0, int((c - 4 * w) * SR)), min(n, int((c + 4 * w) * SR) + 1)
-        st[lo:hi] += rng.normal(0, 1.0) * np.exp(-0.5 * ((t[lo:hi] - c) / w) ** 2)
-    knots = np.interp(t, np.linspace(0, t[-1] if n > 1 else 1, 12), rng.normal(0, 0.8, 12))
+        st[lo:hi] += rng.normal(0, 0.4) * np.exp(-0.5 * ((t[lo:hi] - c) / w) ** 2)
+    knots = np.interp(t, np.linspace(0, t[-1] if n > 1 else 1, 12), rng.normal(0, 1.0, 12))
     st += knots
     sd = st.std()
     if sd > 0:
@@ -209,7 +292,7 @@ def _resonator_sos(freqs, bws, scale: float) -> np.ndarray:
     sos = []
     for f, bw in zip(freqs, bws):
         f = min(f * scale, 0.45 * SR)
-        r = np.exp(-np.pi * bw * scale / SR)
+        r = np.exp(-np.pi * bw * BANDWIDTH_SCALE * scale / SR)
         a1, a2 = -2 * r * np.cos(2 * np.pi * f / SR), r * r
         g = 1 + a1 + a2  # unit gain at DC
         sos.append([g, 0, 0, 1, a1, a2])
@@ -217,7 +300,7 @@ def _resonator_sos(freqs, bws, scale: float) -> np.ndarray:
 
 
 def synthesize_talker(p: TalkerParams, duration_s: float, seed: int) -> Utterance:
-    """Synthesise one utterance of ``duration_s`` seconds by talker ``p`` (peak-free, RMS ≈ 0.05)."""
+    """Synthesise one utterance of ``duration_s`` seconds by talker ``p`` (peak-free, voiced RMS 0.05)."""
     rng = np.random.default_rng(seed)
     n = int(round(duration_s * SR))
     phrases, pauses = _timeline(p, duration_s, rng)
@@ -225,36 +308,49 @@ def synthesize_talker(p: TalkerParams, duration_s: float, seed: int) -> Utteranc
     f0 = _f0_contour(p, n, phrases, syl, rng)
 
     voiced = np.zeros(n, dtype=bool)
-    for _, ns, ne in syl:
-        voiced[int(ns * SR) : int(ne * SR)] = True
-    pulses = _pulse_train(f0, voiced, p, rng)
-    source = lfilter([1.0], [1.0, -0.9], pulses)  # glottal tilt (with lip radiation folded in)
-    src_rms = np.sqrt(np.mean(source[voiced] ** 2)) if voiced.any() else 1.0
-    aspiration = rng.standard_normal(n) * p.breathiness * src_rms
-    excitation = source + aspiration
-
-    out = np.zeros(n)
-    nuclei = []
-    for os_, ns, ne in syl:
+    arch = np.ones(n)
+    for _, ns, ne, _ in syl:
         a, b = int(ns * SR), int(ne * SR)
+        voiced[a:b] = True
+        arch[a:b] = 1.0 - NUCLEUS_ARCH + NUCLEUS_ARCH * np.sin(np.linspace(0, np.pi, b - a))
+    # the vowel's envelope scales the pulses, so each cycle starts at its own amplitude and the filters
+    # ring out after the last one: no sample-wise fade cuts into a glottal cycle
+    pulses = _pulse_train(f0, voiced, p, rng) * arch
+    source = lfilter([1.0], [1.0, -GLOTTAL_TILT_POLE], pulses)
+    src_rms = np.sqrt(np.mean(source[voiced] ** 2)) if voiced.any() else 1.0
+    noise = rng.standard_normal(n)
+    highpass = butter(4, ASPIRATION_HIGHPASS_HZ, "highpass", fs=SR, output="sos")
+
+    voice = np.zeros(n)
+    aspiration = np.zeros(n)
+    nuclei = []
+    for os_, ns, ne, se in syl:
+        a, b = int(ns * SR), int(ne * SR)
+        end = min(n, int(se * SR))
         vowel = _VOWELS[_VOWEL_KEYS[rng.integers(len(_VOWEL_KEYS))]]
-        seg = sosfilt(_resonator_sos(*vowel, p.formant_scale), excitation[a:b])
-        m = b - a
-        # a gentle arch (0.75 → 1 → 0.75) with 6-ms fades: the per-cycle amplitude change stays small,
-        # so the measured shimmer follows the asked shimmer rather than the envelope
-        env = 0.75 + 0.25 * np.sin(np.linspace(0, np.pi, m))
-        fade = min(m // 2, int(0.006 * SR))
+        gain = rng.uniform(0.7, 1.0)
+        vowel_out = sosfilt(_resonator_sos(*vowel, p.formant_scale), source[a:end]) * gain
+        if end > b:  # the ring-out after the last pulse, tapered to silence by the syllable's end
+            vowel_out[b - a :] *= 0.5 + 0.5 * np.cos(np.linspace(0, np.pi, end - b))
+        voice[a:end] += vowel_out
+        # aspiration: high-passed noise under the vowel's envelope (5-ms raised-cosine edges)
+        seg = sosfilt(highpass, noise[a:b])
+        env = arch[a:b] * gain
+        fade = min((b - a) // 2, int(0.005 * SR))
         if fade > 0:
             ramp = 0.5 - 0.5 * np.cos(np.linspace(0, np.pi, fade))
+            env = env.copy()
             env[:fade] *= ramp
             env[-fade:] *= ramp[::-1]
-        out[a:b] += seg * env * rng.uniform(0.7, 1.0)
+        aspiration[a:b] += seg / (np.sqrt(np.mean(seg**2)) + 1e-12) * env
         nuclei.append((ns, ne))
         # unvoiced onset: a quiet fricative-like noise burst
         oa, ob = int(os_ * SR), a
         if ob > oa:
             burst = rng.standard_normal(ob - oa) * np.hanning(ob - oa)
-            out[oa:ob] += lfilter([1, -0.95], [1], burst) * 0.04 * src_rms
+            voice[oa:ob] += lfilter([1, -0.95], [1], burst) * 0.04 * src_rms
+    voice_rms = np.sqrt(np.mean(voice[voiced] ** 2)) if voiced.any() else 1.0
+    out = voice + aspiration * p.breathiness * voice_rms
     rms = np.sqrt(np.mean(out[voiced] ** 2)) if voiced.any() else 1.0
     out *= 0.05 / rms
     return Utterance(out, SR, nuclei=nuclei, pauses=pauses, sounding=phrases)
