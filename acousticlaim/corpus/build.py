@@ -30,7 +30,7 @@ from acousticlaim.corpus.manifest import mixture_id_of, twin_id, write_manifest
 from acousticlaim.corpus.mixing import mix_sources, overlap_fraction
 from acousticlaim.corpus.noise import NOISE_KINDS, noise_files, noise_source, scene_interference
 from acousticlaim.corpus.rooms import load_rir, recorded_rirs, room_specs, simulate_room
-from acousticlaim.corpus.synthetic import (TalkerParams, TalkerRanges, draw_talker, draw_utterance_duration,
+from acousticlaim.corpus.synthetic import (TalkerParams, TalkerRanges, draw_talkers, draw_utterance_duration,
                                           synthesize_talker)
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
@@ -86,7 +86,7 @@ def plan_synthetic(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
     ranges = TalkerRanges.from_params(cfg.get("talkers"))
     for split in SPLITS:
         rng = np.random.default_rng([int(cfg["seed"]), SPLITS.index(split)])
-        talkers = [draw_talker(rng, str(base_id[split] + i), ranges) for i in range(n_speakers[split])]
+        talkers = draw_talkers(rng, [str(base_id[split] + i) for i in range(n_speakers[split])], ranges)
         utt_counter = {t.talker_id: 0 for t in talkers}
         for _ in range(counts[split]):
             i1, i2 = rng.choice(len(talkers), size=2, replace=False)

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from scipy.signal import butter, lfilter, sosfilt
+from scipy.stats import norm
 
 from acousticlaim.params import reject_unknown_keys
 
@@ -50,31 +51,36 @@ _VOWELS = {
 }
 _VOWEL_KEYS = tuple(_VOWELS)
 BANDWIDTH_SCALE = 2.0
-GLOTTAL_TILT_POLE = 0.9  # one-pole spectral tilt of the pulses (lip radiation folded in)
+PULSE_HALF_TAPS = 24  # the fractional-delay impulse spans ±24 samples (±1.5 ms)
+GLOTTAL_TILT_POLES = (0.9,)  # spectral tilt of the pulses, one-pole sections (lip radiation folded in)
 NUCLEUS_ARCH = 0.08  # the vowel's amplitude arch on the pulses: 1 - ARCH at its edges, 1 at its centre
 ASPIRATION_HIGHPASS_HZ = 2000.0  # aspiration noise lies above this (4th-order Butterworth)
+ONSET_LEVEL = 0.22  # the unvoiced onsets' noise (peak s.d.) relative to the voiced RMS
 
 
 @dataclass(frozen=True)
 class TalkerRanges:
     """The drawing ranges of the synthetic talkers (``params.yaml``: ``corpus.talkers``).
 
-    Pairs ``[lo, hi]`` are drawn uniformly (``breathiness`` log-uniformly); ``f0_male_hz`` and
+    Pairs ``[lo, hi]`` are drawn uniformly (``breathiness`` log-uniformly; jitter, shimmer and
+    breathiness through one shared voice-quality factor, pairwise correlation
+    ``voice_quality_correlation``); ``f0_male_hz`` and
     ``f0_female_hz`` are a log-normal register ``[median, sigma]``; ``utterance_s`` is the log-normal
     duration of one utterance ``[median, sigma, shortest, longest]`` (a mixture lasts as long as the
     shorter of its two, LibriMix's "min" mode).
     """
 
     female_share: float = 0.5
-    f0_male_hz: tuple[float, float] = (125.0, 0.16)
-    f0_female_hz: tuple[float, float] = (215.0, 0.14)
+    f0_male_hz: tuple[float, float] = (128.0, 0.16)
+    f0_female_hz: tuple[float, float] = (205.0, 0.12)
     f0_limits_hz: tuple[float, float] = (82.0, 300.0)
-    f0_range_st: tuple[float, float] = (1.8, 5.5)
-    jitter_pct: tuple[float, float] = (0.6, 2.4)
-    shimmer_pct: tuple[float, float] = (3.0, 8.5)
-    breathiness: tuple[float, float] = (0.045, 0.25)
+    f0_range_st: tuple[float, float] = (1.5, 4.5)
+    jitter_pct: tuple[float, float] = (0.45, 2.3)
+    shimmer_pct: tuple[float, float] = (3.5, 9.0)
+    breathiness: tuple[float, float] = (0.025, 0.3)
+    voice_quality_correlation: float = 0.4
     articulation_rate: tuple[float, float] = (6.5, 9.5)
-    pauses_per_min: tuple[float, float] = (10.0, 35.0)
+    pauses_per_min: tuple[float, float] = (8.0, 34.0)
     utterance_s: tuple[float, float, float, float] = (6.0, 0.45, 2.5, 20.0)
 
     @classmethod
@@ -101,6 +107,9 @@ class TalkerRanges:
             lo, hi = getattr(ranges, name)
             if not 0 <= lo <= hi:
                 raise ValueError(f"corpus.talkers.{name}: need 0 <= lo <= hi, got [{lo}, {hi}]")
+        if not 0.0 <= ranges.voice_quality_correlation < 1.0:
+            raise ValueError("corpus.talkers.voice_quality_correlation: a correlation in [0, 1), got "
+                             f"{ranges.voice_quality_correlation}")
         if not 0.0 <= ranges.female_share <= 1.0:
             raise ValueError(f"corpus.talkers.female_share: a share in [0, 1], got {ranges.female_share}")
         if ranges.breathiness[0] <= 0:
@@ -161,30 +170,68 @@ class Utterance:
         }
 
 
-def _uniform(rng: np.random.Generator, lo_hi: tuple[float, float]) -> float:
-    return float(rng.uniform(*lo_hi))
+def _stratified(rng: np.random.Generator, n: int, order: np.ndarray | None = None) -> np.ndarray:
+    """``n`` uniform quantiles, one in each of the ``n`` equal strata of [0, 1] (a Latin hypercube
+    column), assigned in ``order``'s rank order (at random when None)."""
+    ranks = rng.permutation(n) if order is None else np.argsort(np.argsort(order))
+    return (ranks + rng.random(n)) / n
+
+
+def _scaled(u: np.ndarray, lo_hi: tuple[float, float], log: bool = False) -> np.ndarray:
+    lo, hi = (np.log(lo_hi[0]), np.log(lo_hi[1])) if log else lo_hi
+    x = lo + u * (hi - lo)
+    return np.exp(x) if log else x
+
+
+def draw_talkers(rng: np.random.Generator, talker_ids: list[str], ranges: TalkerRanges | None = None) -> list[TalkerParams]:
+    """A panel of talkers that covers ``ranges`` (``corpus.talkers``; the defaults when None) evenly.
+
+    Each parameter is a Latin-hypercube column: the talkers take one value from each of ``n`` equal
+    strata of its range, so a panel of 20 spreads over the whole range rather than wherever 20 random
+    draws fall, and the female share is exact (rounded). Jitter, shimmer and breathiness share one
+    latent voice-quality factor (Gaussian copula, pairwise correlation ``voice_quality_correlation``):
+    a rough voice is rough in period, amplitude and noise at once, as the released LibriMix twins read
+    (Spearman ρ +0.50 jitter–shimmer, −0.67 shimmer–HNR, −0.31 jitter–HNR).
+    """
+    r = ranges or TalkerRanges()
+    n = len(talker_ids)
+    if n == 0:
+        return []
+    n_female = int(np.floor(r.female_share * n + rng.random()))  # exact share, the remainder at random
+    female = rng.permutation(np.arange(n) < n_female)
+    register = norm.ppf(np.clip(_stratified(rng, n), 1e-6, 1 - 1e-6))
+    c = r.voice_quality_correlation
+    latent = rng.standard_normal(n)
+    quality = [_stratified(rng, n, np.sqrt(c) * latent + np.sqrt(1 - c) * rng.standard_normal(n)) for _ in range(3)]
+    jitter = _scaled(quality[0], r.jitter_pct)
+    shimmer = _scaled(quality[1], r.shimmer_pct)
+    breathiness = _scaled(quality[2], r.breathiness, log=True)
+    f0_range = _scaled(_stratified(rng, n), r.f0_range_st)
+    rate = _scaled(_stratified(rng, n), r.articulation_rate)
+    pauses = _scaled(_stratified(rng, n), r.pauses_per_min)
+    talkers = []
+    for i, talker_id in enumerate(talker_ids):
+        median, sigma = r.f0_female_hz if female[i] else r.f0_male_hz
+        f0 = float(np.clip(median * np.exp(sigma * register[i]), *r.f0_limits_hz))
+        formant_scale = float(rng.uniform(1.10, 1.20) if female[i] else rng.uniform(0.95, 1.05))
+        talkers.append(TalkerParams(
+            talker_id=talker_id,
+            sex="female" if female[i] else "male",
+            f0_hz=round(f0, 2),
+            f0_range_st=round(float(f0_range[i]), 3),
+            jitter_pct=round(float(jitter[i]), 3),
+            shimmer_pct=round(float(shimmer[i]), 3),
+            breathiness=round(float(breathiness[i]), 4),
+            articulation_rate=round(float(rate[i]), 3),
+            pauses_per_min=round(float(pauses[i]), 2),
+            formant_scale=round(formant_scale, 3),
+        ))
+    return talkers
 
 
 def draw_talker(rng: np.random.Generator, talker_id: str, ranges: TalkerRanges | None = None) -> TalkerParams:
-    """Draw one talker's parameters from ``ranges`` (``corpus.talkers``; the defaults when None)."""
-    r = ranges or TalkerRanges()
-    sex = "female" if rng.random() < r.female_share else "male"
-    median, sigma = r.f0_female_hz if sex == "female" else r.f0_male_hz
-    f0 = float(np.clip(rng.lognormal(np.log(median), sigma), *r.f0_limits_hz))
-    formant_scale = float(rng.uniform(1.10, 1.20) if sex == "female" else rng.uniform(0.95, 1.05))
-    lo, hi = np.log(r.breathiness[0]), np.log(r.breathiness[1])
-    return TalkerParams(
-        talker_id=talker_id,
-        sex=sex,
-        f0_hz=round(f0, 2),
-        f0_range_st=round(_uniform(rng, r.f0_range_st), 3),
-        jitter_pct=round(_uniform(rng, r.jitter_pct), 3),
-        shimmer_pct=round(_uniform(rng, r.shimmer_pct), 3),
-        breathiness=round(float(np.exp(rng.uniform(lo, hi))), 4),
-        articulation_rate=round(_uniform(rng, r.articulation_rate), 3),
-        pauses_per_min=round(_uniform(rng, r.pauses_per_min), 2),
-        formant_scale=round(formant_scale, 3),
-    )
+    """Draw one talker's parameters from ``ranges`` (a panel of one: every parameter uniform in its range)."""
+    return draw_talkers(rng, [talker_id], ranges)[0]
 
 
 def draw_utterance_duration(rng: np.random.Generator, ranges: TalkerRanges | None = None) -> float:
@@ -239,22 +286,26 @@ def _syllables(phrases, rate: float, rng: np.random.Generator):
 
 
 def _f0_contour(p: TalkerParams, n: int, phrases, syl, rng: np.random.Generator) -> np.ndarray:
-    """F0 in Hz per sample: phrase declination, one broad accent per syllable and a slow drift.
+    """F0 in Hz per sample: phrase declination, an accent per syllable and a slow drift, read off once per
+    syllable; within the syllable F0 only glides (a straight line in semitones).
 
-    The accents span the whole syllable (a Gaussian of s.d. the nucleus length), so the contour's
-    period-to-period change stays well under the asked jitter and jitter (local) reads the jitter.
+    The pitch moves between syllables, in the unvoiced onsets, so the intonation (``f0_range_st``) gives
+    the F0 s.d. without a period-to-period trend inside the vowels: jitter (local) reads the jitter.
     """
     t = np.arange(n) / SR
     st = np.zeros(n)
     for a, b in phrases:  # declination over each phrase
         m = (t >= a) & (t < b)
         st[m] = 1.2 * (1 - 2 * (t[m] - a) / max(b - a, 1e-3))
-    for _, ns, ne, _ in syl:  # one accent per syllable, random height (evaluated within ±4 widths)
-        c, w = 0.5 * (ns + ne), (ne - ns) + 1e-3
-        lo, hi = max(0, int((c - 4 * w) * SR)), min(n, int((c + 4 * w) * SR) + 1)
-        st[lo:hi] += rng.normal(0, 0.4) * np.exp(-0.5 * ((t[lo:hi] - c) / w) ** 2)
-    knots = np.interp(t, np.linspace(0, t[-1] if n > 1 else 1, 12), rng.normal(0, 1.0, 12))
-    st += knots
+    st += np.interp(t, np.linspace(0, t[-1] if n > 1 else 1, 12), rng.normal(0, 1.0, 12))  # slow drift
+    for os_, ns, ne, se in syl:  # the syllable's level (with its accent) and a glide across it
+        lo, hi = int(os_ * SR), min(n, int(se * SR))
+        if hi <= lo:
+            continue
+        centre = min(n - 1, int(0.5 * (ns + ne) * SR))
+        level = st[centre] + rng.normal(0, 0.6)
+        glide = rng.normal(0, 0.1) * np.linspace(-0.5, 0.5, hi - lo)
+        st[lo:hi] = level + glide
     sd = st.std()
     if sd > 0:
         st = (st - st.mean()) / sd * p.f0_range_st
@@ -267,10 +318,9 @@ def _pulse_train(f0: np.ndarray, voiced: np.ndarray, p: TalkerParams, rng: np.ra
     n = f0.size
     sig_j = p.jitter_pct / 100 * np.sqrt(np.pi) / 2
     sig_s = p.shimmer_pct / 100 * np.sqrt(np.pi) / 2
-    out = np.zeros(n + 64)
-    half = 8
+    half = PULSE_HALF_TAPS
+    out = np.zeros(n + 2 * half + 2)
     taps = np.arange(-half, half + 1)
-    win = np.hanning(2 * half + 3)[1:-1]
     pos = 0.0
     while pos < n - 1:
         i = int(pos)
@@ -278,7 +328,11 @@ def _pulse_train(f0: np.ndarray, voiced: np.ndarray, p: TalkerParams, rng: np.ra
         if voiced[i]:
             amp = 1.0 + sig_s * rng.standard_normal()
             frac = pos - i
-            k = np.sinc(taps - frac) * win
+            # a fractional-delay impulse: a sinc under a Hann window centred on the pulse itself, so every
+            # pulse has the same spectrum whatever its sub-sample position (a fixed window would move the
+            # high harmonics' phase with the fraction and read as jitter, most at high F0)
+            x = taps - frac
+            k = np.sinc(x) * (0.5 + 0.5 * np.cos(np.pi * np.clip(x / (half + 1), -1, 1)))
             lo = i - half
             if lo >= 0:
                 out[lo : lo + k.size] += amp * k
@@ -316,13 +370,15 @@ def synthesize_talker(p: TalkerParams, duration_s: float, seed: int) -> Utteranc
     # the vowel's envelope scales the pulses, so each cycle starts at its own amplitude and the filters
     # ring out after the last one: no sample-wise fade cuts into a glottal cycle
     pulses = _pulse_train(f0, voiced, p, rng) * arch
-    source = lfilter([1.0], [1.0, -GLOTTAL_TILT_POLE], pulses)
-    src_rms = np.sqrt(np.mean(source[voiced] ** 2)) if voiced.any() else 1.0
+    source = pulses
+    for pole in GLOTTAL_TILT_POLES:
+        source = lfilter([1.0 - pole], [1.0, -pole], source)
     noise = rng.standard_normal(n)
     highpass = butter(4, ASPIRATION_HIGHPASS_HZ, "highpass", fs=SR, output="sos")
 
     voice = np.zeros(n)
     aspiration = np.zeros(n)
+    onsets = np.zeros(n)
     nuclei = []
     for os_, ns, ne, se in syl:
         a, b = int(ns * SR), int(ne * SR)
@@ -344,13 +400,13 @@ def synthesize_talker(p: TalkerParams, duration_s: float, seed: int) -> Utteranc
             env[-fade:] *= ramp[::-1]
         aspiration[a:b] += seg / (np.sqrt(np.mean(seg**2)) + 1e-12) * env
         nuclei.append((ns, ne))
-        # unvoiced onset: a quiet fricative-like noise burst
+        # unvoiced onset: a fricative-like noise burst
         oa, ob = int(os_ * SR), a
         if ob > oa:
             burst = rng.standard_normal(ob - oa) * np.hanning(ob - oa)
-            voice[oa:ob] += lfilter([1, -0.95], [1], burst) * 0.04 * src_rms
+            onsets[oa:ob] += lfilter([1, -0.95], [1], burst)
     voice_rms = np.sqrt(np.mean(voice[voiced] ** 2)) if voiced.any() else 1.0
-    out = voice + aspiration * p.breathiness * voice_rms
+    out = voice + (aspiration * p.breathiness + onsets * ONSET_LEVEL) * voice_rms
     rms = np.sqrt(np.mean(out[voiced] ** 2)) if voiced.any() else 1.0
     out *= 0.05 / rms
     return Utterance(out, SR, nuclei=nuclei, pauses=pauses, sounding=phrases)
