@@ -55,7 +55,7 @@ PULSE_HALF_TAPS = 24  # the fractional-delay impulse spans ±24 samples (±1.5 m
 GLOTTAL_TILT_POLES = (0.9,)  # spectral tilt of the pulses, one-pole sections (lip radiation folded in)
 NUCLEUS_ARCH = 0.08  # the vowel's amplitude arch on the pulses: 1 - ARCH at its edges, 1 at its centre
 ASPIRATION_HIGHPASS_HZ = 2000.0  # aspiration noise lies above this (4th-order Butterworth)
-ONSET_LEVEL = 0.22  # the unvoiced onsets' noise (peak s.d.) relative to the voiced RMS
+ONSET_LEVEL = 0.22  # the unvoiced onsets' noise (s.d. where it meets the vowel) relative to the voiced RMS
 
 
 @dataclass(frozen=True)
@@ -400,10 +400,10 @@ def synthesize_talker(p: TalkerParams, duration_s: float, seed: int) -> Utteranc
             env[-fade:] *= ramp[::-1]
         aspiration[a:b] += seg / (np.sqrt(np.mean(seg**2)) + 1e-12) * env
         nuclei.append((ns, ne))
-        # unvoiced onset: a fricative-like noise burst
+        # unvoiced onset: fricative-like noise rising into the vowel (never an intensity peak of its own)
         oa, ob = int(os_ * SR), a
         if ob > oa:
-            burst = rng.standard_normal(ob - oa) * np.hanning(ob - oa)
+            burst = rng.standard_normal(ob - oa) * (0.5 - 0.5 * np.cos(np.linspace(0, np.pi, ob - oa)))
             onsets[oa:ob] += lfilter([1, -0.95], [1], burst)
     voice_rms = np.sqrt(np.mean(voice[voiced] ** 2)) if voiced.any() else 1.0
     out = voice + (aspiration * p.breathiness + onsets * ONSET_LEVEL) * voice_rms
