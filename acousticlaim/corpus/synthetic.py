@@ -1,30 +1,84 @@
 """Synthetic talkers: a source–filter speech synthesiser with known voice and timing parameters.
 
 This is the embedded default corpus's speech. It exists so that the whole pipeline runs with nothing
-downloaded, and so that the instruments have known answers to be checked against.
+downloaded, and so that the instruments have known answers to be checked against: each of Praat's
+jitter (local), shimmer (local) and HNR (cc) ranks the talkers by its own generative parameter.
 
 The model, per utterance:
 
-* **Timeline.** Leading silence, then ``n_pauses + 1`` phrases separated by silent pauses of 0.35–0.9 s
-  (longer than the 0.3-s minimum pause of de Jong & Wempe), then trailing silence. Each phrase is a
-  run of syllables at the talker's *articulation rate*; a syllable is a short unvoiced onset (low-level
-  fricative noise) followed by a voiced vowel nucleus with a raised-cosine amplitude envelope, so the
-  intensity dips well over 2 dB between nuclei.
-* **Source.** A glottal pulse train placed at fractional sample positions (windowed-sinc impulses)
-  whose periods follow an F0 contour (the talker's register, phrase declination, syllable accents and
-  a slow drift, with an s.d. of ``f0_range_st`` semitones), perturbed cycle to cycle by independent
-  Gaussian period noise (jitter) and amplitude noise (shimmer). For i.i.d. Gaussian perturbations of
-  relative s.d. σ, the mean absolute difference of consecutive values is 2σ/√π, so σ = J·√π/2 gives a
-  local jitter (and likewise shimmer) of J. A one-pole spectral tilt shapes the pulses.
-* **Breathiness.** Aspiration noise added to the voiced excitation at ``breathiness`` times the
-  voiced excitation's RMS; it lowers the harmonics-to-noise ratio.
-* **Filter.** Each nucleus goes through a cascade of three formant resonators for one of five vowels,
-  scaled by the talker's vocal-tract factor (about 1.0 for a male, 1.15 for a female voice).
+* **Timeline.** Leading silence, then phrases separated by silent pauses of 0.35–0.9 s (longer than
+  the 0.3-s minimum pause of de Jong & Wempe), then trailing silence. The number of pauses is the
+  talker's ``pauses_per_min`` over the utterance's length, rounded at random. Each phrase is a run of
+  syllables at the talker's *articulation rate*; a syllable is an unvoiced onset (fricative noise rising
+  into the vowel, ``ONSET_LEVEL`` of the vowel's RMS where they meet), a voiced vowel nucleus, and a
+  short ring-out of the vowel's formants tapered to silence, so the intensity dips well over 2 dB
+  between nuclei.
+* **Source.** A glottal pulse train at fractional sample positions (windowed-sinc impulses) whose
+  periods follow an F0 contour: phrase declination, a slow drift and an accent per syllable, read once
+  per syllable, so the pitch moves in the unvoiced onsets and only glides within a vowel; the contour's
+  s.d. is ``f0_range_st`` semitones. The periods are perturbed cycle to cycle by independent Gaussian
+  period noise (jitter) and the pulse amplitudes by amplitude noise (shimmer). For i.i.d. Gaussian
+  perturbations of relative s.d. σ the mean absolute difference of consecutive values is 2σ/√π, so
+  σ = J·√π/2 asks a local jitter (and likewise shimmer) of J. The vowel's gentle amplitude arch
+  (``NUCLEUS_ARCH``) scales the pulses, not the output, and a one-pole tilt shapes them.
+* **Filter.** Each nucleus goes through three formant resonators for one of five vowels, scaled by the
+  talker's vocal-tract factor (about 1.0 male, 1.15 female), with the bandwidths of running speech
+  (``BANDWIDTH_SCALE`` × the closed-glottis values); the filters ring out after the last pulse.
+* **Breathiness.** Aspiration noise, high-passed above ``ASPIRATION_HIGHPASS_HZ``, under each vowel's
+  envelope at ``breathiness`` × the voiced RMS: it lowers the harmonics-to-noise ratio.
 
-All randomness comes from the ``seed`` passed in, so a clip is a pure function of (talker, seed).
-:func:`draw_talker` draws talker parameters whose measured references spread like the released
-LibriMix references (F0 80–300 Hz, jitter 1–4 %, shimmer 6–13 %, HNR 8–16 dB, 2.5–6 syllables/s,
-1–5 pauses).
+:func:`draw_talkers` draws a split's panel from the ``corpus.talkers`` ranges of ``params.yaml`` (a
+Latin hypercube: every range covered evenly, the female share exact), jitter, shimmer and breathiness
+on one latent voice-quality factor; :func:`draw_utterance_duration` draws LibriSpeech-like utterance
+lengths. All randomness comes from the generators and seeds passed in, so a clip is a pure function of
+(talker, duration, seed) and a corpus of ``corpus.seed``.
+
+Why shimmer read flat, and what each change bought
+--------------------------------------------------
+
+Measured with Praat's readings (:func:`acousticlaim.instruments.praat.read_voice`) on dry 5-s
+utterances: Spearman ρ of each reading against its own parameter over talkers drawn independently
+(20 unless said), one change at a time. ``tests/test_synthetic_talkers.py`` holds the floors on a
+panel; ``benchmarks/corpus_vs_release.py`` prints the corpus's figures beside the released twins'.
+
+* **Before** (white aspiration noise added at the source, so the vocal tract shaped it like the vowel;
+  output envelope 0.75→1→0.75 with 6-ms fades; closed-glottis bandwidths; 16 talkers): jitter +0.90,
+  **shimmer +0.05**, HNR −0.86, and shimmer ranked the talkers by *breathiness* (+0.89). One talker
+  with every perturbation at zero read 1.8–3.7 % shimmer; breathiness 0.3 alone read 6.3–9.2 %; jitter
+  2 % alone 3.9–6.9 %; asked shimmer 10 % alone 9.9–11.0 %. On the default corpus's reverberant twins
+  shimmer followed the room's RT60 (ρ +0.44) instead.
+* **Aspiration noise (the main cause).** Praat's shimmer compares the Hann-windowed RMS over ±0.2
+  period around each pulse; noise with the vowel's spectrum (its energy under F1) adds to that RMS
+  cycle by cycle. Noise high-passed above 1.5–2 kHz and added after the tract leaves the per-cycle peak
+  energy alone but still counts fully in HNR: shimmer ρ 0.59 → 0.80, shimmer–breathiness +0.47 → −0.05,
+  HNR ρ −0.75 → −0.94 (ranges 4–13 % shimmer, 1–3.5 % jitter, breathiness 0.12–0.6).
+* **Glottal pulse and formant ringing.** With closed-glottis F1 bandwidths (60–90 Hz) the formants ring
+  3.5–5 ms, as long as a 200-Hz period, so each cycle starts on the previous one's tail and a period
+  perturbation becomes an amplitude perturbation: at F0 220 Hz jitter 3.5 % alone read shimmer 7.5 %
+  (10.7 % at 7 syl/s). Doubling the bandwidths (open-phase, running-speech values): 4.5 %. With the arch
+  cut to 8 %: shimmer ρ 0.83 → 0.95, jitter 0.94, HNR −0.95.
+* **Syllable envelope.** A smooth amplitude change of ΔA per cycle adds |ΔA| to Praat's mean
+  |A_i − A_(i+1)| when nothing else perturbs the cycle, so the old 25 % arch alone read about 0.55/N
+  (N cycles per vowel: 2–5 %, more for low voices and fast talkers); once the asked shimmer is larger
+  than the per-cycle trend the trend adds only to second order. Vowel onsets and offsets themselves are
+  *not* a cause: Praat's amplitude factor 1.6 drops the pairs across an abrupt edge, and moving the
+  envelope onto the pulses (no fade cutting into a cycle) changed ρ by under 0.01.
+* **Vowel transitions and intonation (jitter).** A pitch accent inside a vowel is a period-to-period
+  trend that jitter (local) reads as jitter; moving the pitch between syllables removes it. What is left:
+  at 250 Hz an exactly periodic voice reads 0.42 % jitter (0.01 % at 100 Hz), Praat's cross-correlation
+  placing pulses to about a sixth of a sample at 64-sample periods, so high voices read slightly high.
+* **HNR's ceiling.** With almost no aspiration (0.03 of the voiced RMS, −30 dB) HNR (cc) reads 19.7 dB
+  at jitter 0.5 % and 15.5 dB at 2.2 % (F0 120 Hz): period and amplitude perturbation decorrelate
+  consecutive cycles as noise does. Drawn independently, jitter's share left ρ(HNR, breathiness) at
+  −0.84 to −0.87. Real voices are rough in all three at once (the released twins: ρ +0.50 jitter–shimmer,
+  −0.67 shimmer–HNR, −0.31 jitter–HNR), so the panel draws them on one latent factor (pairwise 0.4):
+  ρ −0.91 to −0.96, jitter +0.94 to +0.97, shimmer +0.96 to +0.98 (panels of 30–32 talkers).
+* **The room.** A reverberant tail, like formant ringing, lays earlier cycles over each cycle. Dry
+  shimmer 10.5 % (6 talkers) read 11.7 % at RT60 0.18 s with the talker 0.3 m from the microphone and
+  15.6 % at 1.5 m; 13.7 % and 19.2 % at RT60 0.45 s; HNR 9.0 dB dry read 8.2 / 6.2 and 7.2 / 4.8 dB.
+  The direct-to-reverberant ratio matters as much as RT60, hence ``corpus.mic_distance_m`` for
+  simulated rooms (:mod:`acousticlaim.corpus.rooms`). Per-RT60-band ρ on the reverberant twins is in the
+  README's table (``benchmarks/corpus_vs_release.py``).
 """
 
 from __future__ import annotations
