@@ -25,7 +25,7 @@ from acousticlaim.audio import TARGET_SR, AudioError, load_audio, write_audio
 RIR_SUFFIXES = (".wav", ".flac")
 
 
-DEFAULT_MIC_DISTANCE_M = (0.25, 1.0)
+DEFAULT_MIC_DISTANCE_M = (0.2, 0.8)
 
 
 @dataclass(frozen=True)

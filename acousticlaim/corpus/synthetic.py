@@ -9,8 +9,8 @@ The model, per utterance:
 * **Timeline.** Leading silence, then phrases separated by silent pauses of 0.35–0.9 s (longer than
   the 0.3-s minimum pause of de Jong & Wempe), then trailing silence. The number of pauses is the
   talker's ``pauses_per_min`` over the utterance's length, rounded at random. Each phrase is a run of
-  syllables at the talker's *articulation rate*; a syllable is an unvoiced onset (fricative noise rising
-  into the vowel, ``ONSET_LEVEL`` of the vowel's RMS where they meet), a voiced vowel nucleus, and a
+  syllables at the talker's *articulation rate*; a syllable is an unvoiced onset (steady fricative noise at
+  ``ONSET_LEVEL`` of the vowel's RMS), a voiced vowel nucleus, and a
   short ring-out of the vowel's formants tapered to silence, so the intensity dips well over 2 dB
   between nuclei.
 * **Source.** A glottal pulse train at fractional sample positions (windowed-sinc impulses) whose
@@ -109,7 +109,7 @@ PULSE_HALF_TAPS = 24  # the fractional-delay impulse spans ±24 samples (±1.5 m
 GLOTTAL_TILT_POLES = (0.9,)  # spectral tilt of the pulses, one-pole sections (lip radiation folded in)
 NUCLEUS_ARCH = 0.08  # the vowel's amplitude arch on the pulses: 1 - ARCH at its edges, 1 at its centre
 ASPIRATION_HIGHPASS_HZ = 2000.0  # aspiration noise lies above this (4th-order Butterworth)
-ONSET_LEVEL = 0.22  # the unvoiced onsets' noise (s.d. where it meets the vowel) relative to the voiced RMS
+ONSET_LEVEL = 0.2  # the unvoiced onsets' noise (s.d.) relative to the voiced RMS
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class TalkerRanges:
     f0_range_st: tuple[float, float] = (1.5, 4.5)
     jitter_pct: tuple[float, float] = (0.45, 2.3)
     shimmer_pct: tuple[float, float] = (3.5, 9.0)
-    breathiness: tuple[float, float] = (0.025, 0.3)
+    breathiness: tuple[float, float] = (0.02, 0.28)
     voice_quality_correlation: float = 0.4
     articulation_rate: tuple[float, float] = (6.5, 9.5)
     pauses_per_min: tuple[float, float] = (8.0, 34.0)
@@ -454,10 +454,12 @@ def synthesize_talker(p: TalkerParams, duration_s: float, seed: int) -> Utteranc
             env[-fade:] *= ramp[::-1]
         aspiration[a:b] += seg / (np.sqrt(np.mean(seg**2)) + 1e-12) * env
         nuclei.append((ns, ne))
-        # unvoiced onset: fricative-like noise rising into the vowel (never an intensity peak of its own)
+        # unvoiced onset: fricative-like noise at a steady level up to the vowel (2-ms edges), quieter than
+        # the vowel so it is never an intensity peak of its own
         oa, ob = int(os_ * SR), a
         if ob > oa:
-            burst = rng.standard_normal(ob - oa) * (0.5 - 0.5 * np.cos(np.linspace(0, np.pi, ob - oa)))
+            edge = np.minimum(1.0, np.minimum(np.arange(ob - oa) + 1, np.arange(ob - oa)[::-1] + 1) / (0.002 * SR))
+            burst = rng.standard_normal(ob - oa) * edge
             onsets[oa:ob] += lfilter([1, -0.95], [1], burst)
     voice_rms = np.sqrt(np.mean(voice[voiced] ** 2)) if voiced.any() else 1.0
     out = voice + (aspiration * p.breathiness + onsets * ONSET_LEVEL) * voice_rms
