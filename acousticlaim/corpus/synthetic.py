@@ -109,7 +109,7 @@ PULSE_HALF_TAPS = 24  # the fractional-delay impulse spans ±24 samples (±1.5 m
 GLOTTAL_TILT_POLES = (0.9,)  # spectral tilt of the pulses, one-pole sections (lip radiation folded in)
 NUCLEUS_ARCH = 0.08  # the vowel's amplitude arch on the pulses: 1 - ARCH at its edges, 1 at its centre
 ASPIRATION_HIGHPASS_HZ = 2000.0  # aspiration noise lies above this (4th-order Butterworth)
-ONSET_LEVEL = 0.2  # the unvoiced onsets' noise (s.d.) relative to the voiced RMS
+ONSET_LEVEL = 0.1  # the unvoiced onsets' noise (s.d.) relative to the voiced RMS
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class TalkerRanges:
     f0_range_st: tuple[float, float] = (1.5, 4.5)
     jitter_pct: tuple[float, float] = (0.45, 2.3)
     shimmer_pct: tuple[float, float] = (3.5, 9.0)
-    breathiness: tuple[float, float] = (0.02, 0.28)
+    breathiness: tuple[float, float] = (0.03, 0.3)
     voice_quality_correlation: float = 0.4
     articulation_rate: tuple[float, float] = (6.5, 9.5)
     pauses_per_min: tuple[float, float] = (8.0, 34.0)
