@@ -256,6 +256,8 @@ def build_mixture(job: dict) -> dict:
     }
     if "talker" in info1:
         common.update(info1["talker"].as_record())
+        # the target's dry utterance is synthesize_talker(talker, syn_utterance_s, syn_utterance_seed)
+        common.update({"syn_utterance_s": job["legs"][0]["duration_s"], "syn_utterance_seed": job["legs"][0]["seed"]})
         realised = info1["utterance"].timing_until(duration)
         common.update({
             "syn_speaking_rate": realised["speaking_rate"], "syn_n_syllables": realised["n_syllables"],
