@@ -1,3 +1,5 @@
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -77,8 +79,9 @@ def two_talkers(tmp_path_factory):
     """A synthetic target talker and a synthetic interferer whose speech overlaps it, on disk."""
     tmp = tmp_path_factory.mktemp("talkers")
     rng = np.random.default_rng(3)
-    target = synthesize_talker(draw_talker(rng, "a"), 5.0, seed=1)
-    interferer = synthesize_talker(draw_talker(rng, "b"), 5.0, seed=2)
+    # talkers at 4 syllables/s: vowels long enough that a 160-ms token can lie wholly inside one
+    target = synthesize_talker(dataclasses.replace(draw_talker(rng, "a"), articulation_rate=4.0), 5.0, seed=1)
+    interferer = synthesize_talker(dataclasses.replace(draw_talker(rng, "b"), articulation_rate=4.0), 5.0, seed=2)
     noise = 0.001 * rng.normal(size=target.waveform.size)
     paths = _write_mixture(tmp, "m", target.waveform, 0.8 * interferer.waveform, noise)
     n_tokens = int(5 / TOKEN_S)

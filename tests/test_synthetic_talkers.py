@@ -4,23 +4,31 @@ import dataclasses
 
 import numpy as np
 import pytest
+from scipy.signal import fftconvolve
 from scipy.stats import spearmanr
 
-from acousticlaim.corpus.synthetic import draw_talker, synthesize_talker
+from acousticlaim.corpus.rooms import RoomSpec, load_rir, simulate_room
+from acousticlaim.corpus.synthetic import draw_talker, draw_talkers, synthesize_talker
 from acousticlaim.instruments.praat import read_voice
 from acousticlaim.instruments.timing import read_timing
 
 SR = 16000
 N_TALKERS = 32
 DURATION_S = 7.0
+# each voice reading against its generative parameter (sign: breathiness lowers HNR)
+VOICE = [("jitter_pct", "jitter", 1), ("shimmer_pct", "shimmer", 1), ("breathiness", "hnr", -1)]
 
 
 @pytest.fixture(scope="module")
-def talkers():
-    rng = np.random.default_rng(2024)
+def panel():
+    """A panel of talkers drawn as the corpus draws a split's (the default ``corpus.talkers`` ranges)."""
+    return draw_talkers(np.random.default_rng(2024), [f"t{i}" for i in range(N_TALKERS)])
+
+
+@pytest.fixture(scope="module")
+def talkers(panel):
     rows = []
-    for i in range(N_TALKERS):
-        p = draw_talker(rng, f"t{i}")
+    for i, p in enumerate(panel):
         utt = synthesize_talker(p, DURATION_S, seed=1000 + i)
         realised = utt.timing_until(DURATION_S)
         voice = read_voice(utt.waveform, SR)
@@ -28,6 +36,8 @@ def talkers():
         rows.append({
             "asked_f0": p.f0_hz, "f0_mean": voice.f0_mean.value,
             "asked_jitter": p.jitter_pct, "jitter": voice.jitter.value,
+            "jitter_pct": p.jitter_pct, "shimmer_pct": p.shimmer_pct, "breathiness": p.breathiness,
+            "shimmer": voice.shimmer.value, "hnr": voice.hnr.value,
             "asked_rate": realised["speaking_rate"], "speaking_rate": timing.speaking_rate.value,
             "asked_pauses": realised["pause_count"], "pause_count": timing.pause_count.value,
             "asked_articulation": p.articulation_rate, "articulation_rate": timing.articulation_rate.value,
@@ -47,9 +57,33 @@ def test_readings_rank_the_talkers_as_asked(talkers, asked, measured):
     assert spearmanr(talkers[asked], talkers[measured])[0] >= 0.9
 
 
-def test_jitter_follows_the_asked_jitter_across_talkers(talkers):
-    # across talkers F0, breathiness and shimmer vary too, so jitter ranks less tightly than in a sweep
-    assert spearmanr(talkers["asked_jitter"], talkers["jitter"])[0] >= 0.7
+@pytest.mark.parametrize("param, reading, sign", VOICE)
+def test_voice_readings_rank_the_talkers_by_their_own_parameter_on_the_dry_source(talkers, param, reading, sign):
+    # F0, intonation and rate vary independently across the talkers, jitter, shimmer and breathiness on
+    # one voice-quality factor (pairwise 0.4), and each Praat reading ranks them by its own parameter
+    # (the synthesiser's docstring: why it does, and the figures with independent draws)
+    assert np.isfinite(talkers[reading]).all()
+    assert sign * spearmanr(talkers[param], talkers[reading])[0] >= 0.9
+
+
+@pytest.fixture(scope="module")
+def mild_room(tmp_path_factory):
+    """A small simulated room (measured RT60 ~0.15 s), talkers 0.3-0.5 m from the microphone."""
+    rows = simulate_room(RoomSpec("mild", 5, 0.12, (0.3, 0.5)), tmp_path_factory.mktemp("rirs"))
+    return rows[0]
+
+
+def test_a_mild_room_keeps_the_voice_rankings(panel, talkers, mild_room):
+    h = load_rir(mild_room["path"])
+    readings = {key: [] for _, key, _ in VOICE}
+    for i, p in enumerate(panel):  # the same utterances as the dry fixture, through the room
+        x = synthesize_talker(p, DURATION_S, seed=1000 + i).waveform
+        voice = read_voice(fftconvolve(x, h)[: x.size], SR)
+        for _, key, _ in VOICE:
+            readings[key].append(getattr(voice, key).value)
+    assert 0.08 < mild_room["rt60"] < 0.25
+    rho = {key: sign * spearmanr(talkers[param], readings[key])[0] for param, key, sign in VOICE}
+    assert min(rho.values()) >= 0.8, rho
 
 
 def test_f0_and_pauses_are_read_close_to_the_asked_values(talkers):
@@ -60,13 +94,13 @@ def test_f0_and_pauses_are_read_close_to_the_asked_values(talkers):
 @pytest.fixture(scope="module")
 def base_talker():
     p = draw_talker(np.random.default_rng(3), "base")
-    return dataclasses.replace(p, jitter_pct=1.0, shimmer_pct=4.0, breathiness=0.2)
+    return dataclasses.replace(p, jitter_pct=1.0, shimmer_pct=4.0, breathiness=0.1)
 
 
 @pytest.mark.parametrize("field, values, reading, direction", [
     ("jitter_pct", [0.4, 0.8, 1.2, 1.6, 2.0, 2.5, 3.0, 3.5], "jitter", 1),
     ("shimmer_pct", [1, 2, 3, 4, 5, 6, 8, 10], "shimmer", 1),
-    ("breathiness", [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "hnr", -1),
+    ("breathiness", [0.04, 0.07, 0.1, 0.15, 0.2, 0.3, 0.45], "hnr", -1),
 ])
 def test_one_parameter_swept_moves_its_reading_monotonically(base_talker, field, values, reading, direction):
     measured = []

@@ -45,7 +45,8 @@ from acousticlaim.corpus.rooms import load_rir, recorded_rirs, room_specs, simul
 from acousticlaim.corpus.scenes import (build_condition, check_scene_params, condition_suffix, events_frame,
                                         noise_label, plan_scene, recordings_for)
 from acousticlaim.corpus.settings import CorpusSettings
-from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_talker
+from acousticlaim.corpus.synthetic import (TalkerParams, TalkerRanges, draw_talkers, draw_utterance_duration,
+                                          synthesize_talker)
 from acousticlaim.executor import check_failures, map_clips, rejected_failures_path
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
@@ -97,9 +98,10 @@ def plan_synthetic(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
     counts = {"train": int(cfg["n_train"]), "test": int(cfg["n_test"])}
     n_speakers = {"train": int(cfg["n_speakers_train"]), "test": int(cfg["n_speakers_test"])}
     base_id = {"train": 80000, "test": 90000}  # speaker ids disjoint between splits and from LibriSpeech
+    ranges = TalkerRanges.from_params(cfg.get("talkers"))
     for split in SPLITS:
         rng = np.random.default_rng([int(cfg["seed"]), SPLITS.index(split)])
-        talkers = [draw_talker(rng, str(base_id[split] + i)) for i in range(n_speakers[split])]
+        talkers = draw_talkers(rng, [str(base_id[split] + i) for i in range(n_speakers[split])], ranges)
         utt_counter = {t.talker_id: 0 for t in talkers}
         for _ in range(counts[split]):
             i1, i2 = rng.choice(len(talkers), size=2, replace=False)
@@ -108,7 +110,7 @@ def plan_synthetic(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
                 utt = f"{t.talker_id}-0-{utt_counter[t.talker_id]:04d}"
                 utt_counter[t.talker_id] += 1
                 legs.append({"talker": asdict(t), "utt": utt, "seed": int(rng.integers(2**31)),
-                             "duration_s": float(rng.uniform(6.0, 14.0))})
+                             "duration_s": draw_utterance_duration(rng, ranges)})
             job = {
                 "source": "synthetic", "split": split, "out": str(out),
                 "mixture_id": mixture_id_of(legs[0]["utt"], legs[1]["utt"]),
@@ -295,6 +297,8 @@ def build_mixture(job: dict) -> dict:
         }
         if "talker" in info1:
             common.update(info1["talker"].as_record())
+            # the target's dry utterance is synthesize_talker(talker, syn_utterance_s, syn_utterance_seed)
+            common.update({"syn_utterance_s": job["legs"][0]["duration_s"], "syn_utterance_seed": job["legs"][0]["seed"]})
             realised = info1["utterance"].timing_until(duration)
             common.update({
                 "syn_speaking_rate": realised["speaking_rate"], "syn_n_syllables": realised["n_syllables"],

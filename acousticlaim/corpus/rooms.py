@@ -1,8 +1,10 @@
 """Rooms: a bank of room impulse responses, recorded (a directory) or simulated (pyroomacoustics).
 
 A simulated room is a shoebox of random size whose wall absorption is set by Sabine's formula for a
-target RT60 (``pyroomacoustics.inverse_sabine``), with two talker positions and one microphone, so a
-mixture's two talkers share a room as in a real recording. The RT60 recorded is the one measured on
+target RT60 (``pyroomacoustics.inverse_sabine``), with one microphone and two talkers, each at a
+distance drawn from ``mic_distance_m`` (``params.yaml``: ``corpus.mic_distance_m``), so a mixture's two
+talkers share a room as in a real recording. The distance sets the direct-to-reverberant ratio, which
+moves the twins' shimmer and HNR as much as the RT60 does (see :mod:`acousticlaim.corpus.synthetic`). The RT60 recorded is the one measured on
 the simulated response (Schroeder integration), which runs above the Sabine target for the image
 method. Recorded RIRs are read with the project's audio loader and their RT60 measured the same way.
 
@@ -23,11 +25,15 @@ from acousticlaim.audio import TARGET_SR, AudioError, load_audio, write_audio
 RIR_SUFFIXES = (".wav", ".flac")
 
 
+DEFAULT_MIC_DISTANCE_M = (0.2, 0.8)
+
+
 @dataclass(frozen=True)
 class RoomSpec:
     room_id: str
     seed: int
     rt60_target: float
+    mic_distance_m: tuple[float, float] = DEFAULT_MIC_DISTANCE_M  # talker–microphone distance range
 
 
 def measure_rt60(h: np.ndarray, sr: int = TARGET_SR) -> float:
@@ -56,13 +62,25 @@ def simulate_room(spec: RoomSpec, out_dir: str | Path) -> list[dict]:
         raise RuntimeError(f"{spec.room_id}: no room size reaches RT60 {spec.rt60_target:.2f} s")
     room = pra.ShoeBox(dims, fs=TARGET_SR, materials=pra.Material(absorption), max_order=int(max_order))
 
-    def inside(margin=0.5):
-        return [rng.uniform(margin, d - margin) for d in dims[:2]] + [rng.uniform(1.2, 1.8)]
+    margin = 0.5
+
+    def inside():
+        return np.array([rng.uniform(margin, d - margin) for d in dims[:2]] + [rng.uniform(1.2, 1.8)])
+
+    def at_distance(mic: np.ndarray) -> np.ndarray:
+        """A talker position in the room at a drawn horizontal distance from the microphone."""
+        lo, hi = spec.mic_distance_m
+        for _ in range(200):
+            r, phi = rng.uniform(lo, hi), rng.uniform(0, 2 * np.pi)
+            pos = mic + np.array([r * np.cos(phi), r * np.sin(phi), rng.uniform(-0.2, 0.2)])
+            if all(margin <= pos[i] <= dims[i] - margin for i in range(2)):
+                return pos
+        raise RuntimeError(f"{spec.room_id}: no talker position {lo}-{hi} m from the microphone fits the room")
 
     mic = inside()
     room.add_microphone(mic)
     for _ in range(2):
-        room.add_source(inside())
+        room.add_source(at_distance(mic))
     room.compute_rir()
     rows = []
     for k in range(2):
@@ -71,13 +89,19 @@ def simulate_room(spec: RoomSpec, out_dir: str | Path) -> list[dict]:
         rir_id = f"{spec.room_id}_s{k + 1}"
         path = write_audio(Path(out_dir) / f"{rir_id}.wav", h)
         rows.append({"rir_id": rir_id, "room_id": spec.room_id, "path": str(path), "rt60": measure_rt60(h),
-                     "rt60_target": spec.rt60_target, "room_dims": dims.round(2).tolist()})
+                     "rt60_target": spec.rt60_target, "room_dims": dims.round(2).tolist(),
+                     "mic_distance_m": float(np.linalg.norm(np.asarray(room.sources[k].position) - np.asarray(mic)))})
     return rows
 
 
-def room_specs(n_rooms: int, rt60_range: tuple[float, float], seed: int) -> list[RoomSpec]:
+def room_specs(n_rooms: int, rt60_range: tuple[float, float], seed: int,
+               mic_distance_m: tuple[float, float] | None = None) -> list[RoomSpec]:
+    distance = tuple(float(d) for d in (mic_distance_m or DEFAULT_MIC_DISTANCE_M))
+    if len(distance) != 2 or not 0 < distance[0] <= distance[1]:
+        raise ValueError(f"corpus.mic_distance_m: need [lo, hi] with 0 < lo <= hi metres, got {mic_distance_m!r}")
     rng = np.random.default_rng([seed, 7001])
-    return [RoomSpec(f"room{i:02d}", int(rng.integers(2**31)), float(rng.uniform(*rt60_range))) for i in range(n_rooms)]
+    return [RoomSpec(f"room{i:02d}", int(rng.integers(2**31)), float(rng.uniform(*rt60_range)), distance)
+            for i in range(n_rooms)]
 
 
 def recorded_rirs(rir_dir: str | Path) -> list[dict]:

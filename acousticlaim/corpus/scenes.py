@@ -272,9 +272,10 @@ _CALLS = {
 
 
 def _voice(name: str, f0: float, st: float, jit: float, shim: float, breath: float, rate: float,
-           scale: float, pauses: int = 0) -> TalkerParams:
+           scale: float, pauses_per_min: float = 0.0) -> TalkerParams:
     return TalkerParams(talker_id=name, sex="female", f0_hz=f0, f0_range_st=st, jitter_pct=jit, shimmer_pct=shim,
-                        breathiness=breath, articulation_rate=rate, pause_count=pauses, formant_scale=scale)
+                        breathiness=breath, articulation_rate=rate, pauses_per_min=pauses_per_min,
+                        formant_scale=scale)
 
 
 def synth_animal(category: str, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -294,7 +295,8 @@ def synth_children(n: int, rng: np.random.Generator, n_children: int = 3) -> np.
     out = np.zeros(n)
     for i in range(n_children):
         child = _voice(f"child{i}", float(rng.uniform(lo, hi)), float(rng.uniform(1.5, 3.0)), 1.0, 4.0, 0.2,
-                       float(rng.uniform(4.0, 6.0)), float(rng.uniform(1.3, 1.45)), int(rng.integers(1, 4)))
+                       float(rng.uniform(4.0, 6.0)), float(rng.uniform(1.3, 1.45)),
+                       int(rng.integers(1, 4)) * 60.0 / dur)  # one to three pauses over the stretch
         wave = synthesize_talker(child, dur, int(rng.integers(2**31))).waveform[:n]
         out[:wave.size] += wave * rng.uniform(0.5, 1.0) * (1.0 + 0.5 * np.clip(_slow(wave.size, rng, 0.5), 0, None))
     return out

@@ -9,6 +9,7 @@ from acousticlaim.audio import TARGET_SR
 from acousticlaim.corpus.ami import CUTS as AMI_CUTS
 from acousticlaim.corpus.scenes import MODES as SCENE_MODES
 from acousticlaim.corpus.scenes import SOUNDSCAPES
+from acousticlaim.corpus.synthetic import TalkerRanges
 from acousticlaim.params import param
 
 SOURCES = ("synthetic", "librispeech", "libri2mix", "ami")
@@ -58,7 +59,9 @@ class CorpusSettings:
     speech_level_dbfs: tuple[float, float] = param((-33.0, -25.0), le=0)
     rir_dir: str | None = None
     n_rooms: int = param(40, ge=1)
-    rt60_s: tuple[float, float] = param((0.15, 0.6), gt=0)
+    rt60_s: tuple[float, float] = param((0.1, 0.35), gt=0)
+    mic_distance_m: tuple[float, float] = param((0.2, 0.8), gt=0)  # talker-microphone distance, simulated rooms
+    talkers: TalkerRanges = field(default_factory=TalkerRanges)  # synthetic talkers' drawing ranges
     noise_dir: str | None = None
     scenes: ScenesSettings = field(default_factory=ScenesSettings)
     librispeech_dir: str | None = None
