@@ -2,7 +2,8 @@
 
 Everything is read through :func:`load_audio`: soundfile decodes, channels are averaged to mono, the
 signal is resampled to 16 kHz with a polyphase filter, and the result is validated. Any problem —
-a file that cannot be decoded, an empty or too-short signal, an all-zero signal, NaN or Inf samples —
+a file that cannot be decoded, an empty or too-short signal, an all-zero signal, NaN or Inf samples,
+samples far beyond full scale —
 raises :class:`AudioError`, which names the file and the reason, so that a stage can record the
 failure for that clip and carry on.
 
@@ -24,6 +25,10 @@ from scipy.signal import resample_poly
 TARGET_SR = 16_000
 MIN_DURATION_S = 0.02  # shorter than one 20-ms frame there is nothing to measure
 CLIP_LEVEL = 0.999  # |x| at or above this counts as a clipped sample
+# Float files may go above full scale (our own mixtures are stored unclipped), but a sample 80 dB
+# above it is not audio: energies of such values overflow (1e160 squared is inf) and every reading
+# would come out NaN. Such a file is refused at load, naming the largest sample.
+MAX_ABS_SAMPLE = 1e4
 
 
 class AudioError(ValueError):
@@ -77,6 +82,14 @@ def validate_waveform(
     bad = ~np.isfinite(x)
     if bad.any():
         raise AudioError(source, f"{int(bad.sum())} of {x.size} samples are NaN or Inf")
+    peak = float(np.max(np.abs(x)))
+    if peak > MAX_ABS_SAMPLE:
+        n_out = int(np.count_nonzero(np.abs(x) > MAX_ABS_SAMPLE))
+        raise AudioError(
+            source,
+            f"{n_out} of {x.size} samples are out of range (largest magnitude {peak:.3g}, limit {MAX_ABS_SAMPLE:g}; "
+            "full scale is 1): rescale the file to audio levels",
+        )
     duration = x.size / sr
     if duration < min_duration_s:
         raise AudioError(source, f"too short: {duration * 1000:.1f} ms, need at least {min_duration_s * 1000:.0f} ms")

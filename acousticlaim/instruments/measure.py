@@ -29,6 +29,8 @@ from acousticlaim.quantities import ALL_KEYS, get
 
 SNR_ON_FILE = "dynamic range: 10*log10 of the 90th over the 10th percentile of 25-ms frame energy (no stems)"
 F0_ON_FILE = "Praat To Pitch (ac) 75-500 Hz, {} over all voiced frames of the file (no stems, so no overlap windows)"
+TIMING_KEYS = ("speaking_rate", "pause_count", "pause_rate", "articulation_rate")
+VOICE_KEYS = ("f0_mean", "f0_sd", "jitter", "shimmer", "hnr")
 ON_FILE = {"snr": SNR_ON_FILE, "f0_mean": F0_ON_FILE.format("mean"), "f0_sd": F0_ON_FILE.format("s.d.")}
 
 
@@ -63,25 +65,47 @@ class FileMeasurement:
         return out
 
 
-def measure_waveform(x: np.ndarray, sr: int, *, srmr_fast: bool = True) -> dict[str, Any]:
-    """Readings, loudness and F0 contour of one mono waveform (decoded once, Praat objects built once)."""
-    analysis = PraatAnalysis(x, sr)
-    voice = read_voice(analysis)
-    timing = read_timing(x, sr)
-    readings: dict[str, Reading] = {
-        "snr": dynamic_range_snr(x, sr),
-        "srmr": srmr(x, sr, fast=srmr_fast),
-        **timing.as_dict(),
-        **voice.as_dict(),
-        "overlap_ratio": Reading.undefined("overlap needs the two talkers' separated stems; a single file has none"),
-        "duration": Reading(x.size / sr),
-    }
+def _guarded(name: str, keys: tuple[str, ...], read) -> dict[str, Reading]:
+    """Run one instrument; any failure on this clip becomes each of its readings' undefined reason."""
     try:
-        times, f0 = analysis.pitch_track
+        return read()
+    except Exception as exc:  # noqa: BLE001 - an instrument's failure is that reading's reason, never a crash
+        reason = f"{name} failed on this clip ({type(exc).__name__}: {' '.join(str(exc).split())})"
+        return {key: Reading.undefined(reason) for key in keys}
+
+
+def measure_waveform(x: np.ndarray, sr: int, *, srmr_fast: bool = True) -> dict[str, Any]:
+    """Readings, loudness and F0 contour of one mono waveform (decoded once, Praat objects built once).
+
+    Every instrument is run on its own: one that fails on this clip (too short for its analysis
+    window, say) leaves its readings undefined with the reason, and the others are still read.
+    """
+    readings: dict[str, Reading] = {}
+    readings.update(_guarded("the SNR (dynamic range)", ("snr",), lambda: {"snr": dynamic_range_snr(x, sr)}))
+    readings.update(_guarded("SRMR", ("srmr",), lambda: {"srmr": srmr(x, sr, fast=srmr_fast)}))
+    readings.update(_guarded("the timing reader (syllable nuclei)", TIMING_KEYS, lambda: read_timing(x, sr).as_dict()))
+    praat: list[PraatAnalysis] = []  # built once, shared with the F0 contour below
+
+    def read_praat() -> dict[str, Reading]:
+        praat.append(PraatAnalysis(x, sr))
+        return read_voice(praat[0]).as_dict()
+
+    readings.update(_guarded("Praat", VOICE_KEYS, read_praat))
+    readings["overlap_ratio"] = Reading.undefined("overlap needs the two talkers' separated stems; a single file has none")
+    readings["duration"] = Reading(x.size / sr)
+    readings = {key: readings[key] for key in ALL_KEYS}
+    try:
+        if not praat:
+            raise RuntimeError("Praat could not analyse the clip")
+        times, f0 = praat[0].pitch_track
         contour = f0_contour_summary(times, f0, x.size / sr)
     except Exception as exc:  # noqa: BLE001 - Praat refuses very short clips; the reason is reported
         contour = {"reason": f"no pitch track: {' '.join(str(exc).split())}"}
-    return {"readings": readings, "loudness": loudness_summary(x, sr), "f0_contour": contour}
+    try:
+        loudness = loudness_summary(x, sr)
+    except Exception as exc:  # noqa: BLE001
+        loudness = {"reason": f"no loudness: {type(exc).__name__}: {' '.join(str(exc).split())}"}
+    return {"readings": readings, "loudness": loudness, "f0_contour": contour}
 
 
 def measure_file(path: str | os.PathLike, *, srmr_fast: bool = True) -> FileMeasurement:
