@@ -34,6 +34,7 @@ from acousticlaim.corpus.synthetic import TalkerParams, draw_talker, synthesize_
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
+from acousticlaim.safe_names import clip_id_problem, path_under
 
 SOURCES = ("synthetic", "librispeech", "libri2mix", "ami")
 SPLITS = ("train", "test")
@@ -157,9 +158,10 @@ def plan_libri2mix(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
         if n is not None:
             meta = meta.head(n)
         rng = np.random.default_rng([int(cfg["seed"]), 200 + SPLITS.index(split)])
-        for rec in meta.itertuples(index=False):
+        for row, rec in enumerate(meta.itertuples(index=False)):
             job = {
                 "source": "libri2mix", "split": split, "out": str(out), "mixture_id": rec.mixture_id,
+                "origin": f"{csv} row {row + 1} (mixture_ID)",
                 "legs": [{"utt": rec.utt_1, "speaker": rec.speaker_1, "path": rec.path_1, "transcript": ""},
                          {"utt": rec.utt_2, "speaker": rec.speaker_2, "path": rec.path_2, "transcript": ""}],
                 "s2_offset_s": 0.0, "max_duration_s": float(cfg["max_duration_s"]),
@@ -198,10 +200,22 @@ def _noise(job: dict, n: int) -> np.ndarray:
     return parts[0] if len(parts) == 1 else parts  # a list for scenes
 
 
+def _bad_clip_id(job: dict, clip_id: Any) -> dict | None:
+    """A recorded failure (naming where the id came from) for an id that cannot name a file, else None."""
+    problem = clip_id_problem(clip_id)
+    if problem is None:
+        return None
+    where = job.get("origin") or f"{job['source']} clip"
+    return {"rows": [], "failures": [Failure(str(clip_id), STAGE, f"{where}: {problem}; the clip is skipped")]}
+
+
 def build_mixture(job: dict) -> dict:
     """Build one mixture, its stems and twin; return manifest rows, or a recorded failure."""
     out = Path(job["out"])
     mix_id, split = job["mixture_id"], job["split"]
+    bad_id = _bad_clip_id(job, mix_id)
+    if bad_id:
+        return bad_id
     try:
         (x1, info1), (x2, info2) = (_leg_audio(job, leg) for leg in job["legs"])
         h1, h2 = load_rir(job["rir_1_path"]), load_rir(job["rir_2_path"])
@@ -219,8 +233,8 @@ def build_mixture(job: dict) -> dict:
     except Exception as exc:  # a bad RIR or noise file: recorded against the clip, the stage goes on
         return {"rows": [], "failures": [Failure(mix_id, STAGE, f"{type(exc).__name__}: {exc}")]}
 
-    stem_dir = out / "stems" / split / mix_id
-    mix_path = write_audio(out / "audio" / split / f"{mix_id}.flac", mix.mixture)
+    stem_dir = path_under(out, "stems", split, mix_id)
+    mix_path = write_audio(path_under(out, "audio", split, f"{mix_id}.flac"), mix.mixture)
     s1_path = write_audio(stem_dir / "s1.flac", mix.s1)
     s2_path = write_audio(stem_dir / "s2.flac", mix.s2)
     noise_path = write_audio(stem_dir / "noise.flac", mix.noise)
@@ -254,11 +268,14 @@ def build_mixture(job: dict) -> dict:
 
 def build_ami_clip(job: dict) -> dict:
     out = Path(job["out"])
+    bad_id = _bad_clip_id(job, job["clip_id"])
+    if bad_id:
+        return bad_id
     try:
         x, _ = load_audio(job["path"], offset_s=job["start_s"], max_duration_s=job["end_s"] - job["start_s"])
     except AudioError as exc:
         return {"rows": [], "failures": [Failure(job["clip_id"], STAGE, str(exc))]}
-    path = write_audio(out / "audio" / "test" / f"{job['clip_id']}.flac", x)
+    path = write_audio(path_under(out, "audio", "test", f"{job['clip_id']}.flac"), x)
     return {"rows": [{
         "clip_id": job["clip_id"], "corpus": "ami", "source": "ami", "split": "test", "kind": "clip",
         "audio_path": _rel(path, out), "meeting": job["meeting"], "start_s": job["start_s"], "end_s": job["end_s"],
