@@ -169,7 +169,7 @@ def _one_json_document(path: Path) -> Any:
             return None  # the first line stands alone: JSON Lines
         except json.JSONDecodeError:
             pass
-        if exc.pos >= len(text.rstrip()):
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
             raise GenerationImportError(path, [
                 f"{path}: truncated JSON document: it ends at line {exc.lineno} before the document closes "
                 f"({exc.msg}); the file was cut short, copy or download it again"

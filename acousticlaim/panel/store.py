@@ -111,7 +111,10 @@ class GenerationStore:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise StoreError(f"{self.path}: another run is writing this generation file") from None
+            raise StoreError(
+                f"{self.path}: another run is writing this generation file; wait for it to finish (or stop it) "
+                "and try again"
+            ) from None
         self._fd = fd
         try:
             self.records, self.dropped_tail_bytes = read_records(self.path, repair_tail=True)
