@@ -163,14 +163,15 @@ def fft_gammatonegram(x: np.ndarray, fs: int, n_filters: int, low_freq: float) -
     return np.concatenate(blocks, axis=1) if blocks else np.zeros((n_filters, 0))
 
 
-def gammatone_envelopes(x: np.ndarray, fs: int, params: SRMRParams, block_cols: int = BLOCK_COLUMNS) -> tuple[Iterator[np.ndarray], float]:
+def gammatone_envelopes(x: np.ndarray, fs: int, params: SRMRParams, block_cols: int | None = None) -> tuple[Iterator[np.ndarray], float]:
     """(channel envelopes in blocks of columns, envelope rate): the acoustic filterbank stage.
 
     Fast mode streams the gammatonegram block by block. Normal mode takes the analytic-signal
     magnitude of the whole clip (the Hilbert transform is not causal), as one block.
     """
     if params.fast:
-        return _fast_envelope_blocks(x, fs, params.n_cochlear_filters, params.low_freq, block_cols), FAST_ENVELOPE_RATE
+        blocks = _fast_envelope_blocks(x, fs, params.n_cochlear_filters, params.low_freq, block_cols or BLOCK_COLUMNS)
+        return blocks, FAST_ENVELOPE_RATE
     cfs = centre_freqs(fs, params.n_cochlear_filters, params.low_freq)
     channels = erb_filterbank(x, make_erb_filters(fs, cfs))
     return iter([np.abs(hilbert(channels, axis=-1))]), float(fs)
