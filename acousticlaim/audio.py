@@ -17,6 +17,7 @@ import os
 import tempfile
 from fractions import Fraction
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import soundfile as sf
@@ -131,6 +132,42 @@ def load_audio(
     if max_duration_s is not None:
         data = data[: int(round(max_duration_s * target_sr))]
     return validate_waveform(data, target_sr, path, min_duration_s=min_duration_s, allow_silent=allow_silent), target_sr
+
+
+def audio_seconds(path: str | os.PathLike, target_sr: int = TARGET_SR) -> float:
+    """Duration of an audio file from its header (nothing decoded); :class:`AudioError` if unreadable."""
+    path = Path(path)
+    if not path.exists():
+        raise AudioError(path, "no such file")
+    try:
+        info = sf.info(str(path))
+    except Exception as exc:  # noqa: BLE001 - soundfile's errors on bad files vary
+        raise AudioError(path, f"cannot be decoded as audio ({type(exc).__name__}: {exc})") from exc
+    return info.frames / info.samplerate
+
+
+def stream_audio(path: str | os.PathLike, block_s: float, *, target_sr: int = TARGET_SR) -> Iterator[np.ndarray]:
+    """The file as consecutive mono blocks of ``block_s`` seconds at ``target_sr``, validated like
+    :func:`load_audio` (NaN, Inf or out-of-range samples raise :class:`AudioError` naming the time),
+    so a recording of any length is read in the memory of one block. Silence is allowed. A file at
+    another rate is resampled block by block (a filter edge at each block boundary).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise AudioError(path, "no such file")
+    try:
+        handle = sf.SoundFile(str(path))
+    except Exception as exc:  # noqa: BLE001
+        raise AudioError(path, f"cannot be decoded as audio ({type(exc).__name__}: {exc})") from exc
+    with handle:
+        sr = handle.samplerate
+        start = 0
+        for block in handle.blocks(blocksize=max(1, int(round(block_s * sr))), dtype="float64", always_2d=True):
+            where = f"{path} (at {start / sr:.1f}-{(start + block.shape[0]) / sr:.1f} s)"
+            start += block.shape[0]
+            x = to_mono(block)
+            validate_waveform(x, sr, where, min_duration_s=0.0, allow_silent=True)
+            yield resample(x, sr, target_sr)
 
 
 def write_audio(path: str | os.PathLike, x: np.ndarray, sr: int = TARGET_SR, subtype: str | None = None) -> Path:

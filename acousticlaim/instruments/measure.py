@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from acousticlaim.audio import AudioError, load_audio
+from acousticlaim.audio import AudioError, audio_seconds, load_audio
 from acousticlaim.instruments.contour import f0_contour_summary
+from acousticlaim.instruments.long_file import LONG_FILE_S, measure_long_file
 from acousticlaim.instruments.loudness import loudness_summary
 from acousticlaim.instruments.praat import PraatAnalysis, read_voice
 from acousticlaim.instruments.reading import Reading
@@ -44,6 +45,7 @@ class FileMeasurement:
     loudness: dict[str, Any] = field(default_factory=dict)
     f0_contour: dict[str, Any] = field(default_factory=dict)
     error: str = ""
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         readings = {}
@@ -62,6 +64,8 @@ class FileMeasurement:
         out = {"file": self.path, "duration_s": self.duration_s, "readings": readings, "loudness": loudness, "f0_contour": self.f0_contour}
         if self.error:
             out["error"] = self.error
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
 
@@ -109,8 +113,16 @@ def measure_waveform(x: np.ndarray, sr: int, *, srmr_fast: bool = True) -> dict[
 
 
 def measure_file(path: str | os.PathLike, *, srmr_fast: bool = True) -> FileMeasurement:
-    """Measure one audio file; an unreadable file gives every reading undefined with the loader's reason."""
+    """Measure one audio file; an unreadable file gives every reading undefined with the loader's reason.
+
+    A file longer than :data:`acousticlaim.instruments.long_file.LONG_FILE_S` is streamed in segments
+    (:func:`acousticlaim.instruments.long_file.measure_long_file`), so memory does not grow with its length.
+    """
     try:
+        if audio_seconds(path) > LONG_FILE_S:
+            result = measure_long_file(path, srmr_fast=srmr_fast)
+            return FileMeasurement(str(path), result["readings"], result["duration_s"], result["loudness"],
+                                   result["f0_contour"], notes=result["notes"])
         x, sr = load_audio(path, allow_silent=True)
     except AudioError as exc:
         reason = f"audio unusable: {exc.reason}"

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 from gammatone.fftweight import fft_weights
@@ -132,46 +132,61 @@ BLOCK_COLUMNS = 4096  # envelope samples per block (about 10 s at the fast envel
 NORMAL_MODE_MAX_S = 600.0  # normal mode filters the whole clip at the audio rate (23 x 8 bytes per sample)
 
 
-def _fast_envelope_blocks(x: np.ndarray, fs: int, n_filters: int, low_freq: float, block_cols: int) -> Iterator[np.ndarray]:
-    """The FFT-weighted gammatonegram (``gammatone.fftweight.fft_gtgram``), ``block_cols`` columns at a time.
+def _fast_envelope_blocks(samples: Iterable[np.ndarray], fs: int, n_filters: int, low_freq: float, block_cols: int) -> Iterator[np.ndarray]:
+    """The FFT-weighted gammatonegram (``gammatone.fftweight.fft_gtgram``) of a signal given as
+    consecutive blocks of samples, ``block_cols`` columns at a time.
 
     Frames start every ``hop`` samples at ``0 <= b < len(x) - nfft``; there are
-    ``1 + (len(x) - nfft) // hop`` columns, the last one zero when the loop stops short of it.
-    Each block reads only the samples its own frames cover, so memory does not grow with the clip.
+    ``1 + (len(x) - nfft) // hop`` columns, the last one zero when the loop stops short of it. A frame
+    is computed once its samples and at least one more have arrived (so the last start, which the
+    loop excludes, is never computed early); the samples no later frame needs are dropped, so memory
+    does not grow with the signal.
     """
     weights, nfft, nwin, nhop = _fft_gammatone_weights(int(fs), int(n_filters), float(low_freq))
-    n = x.shape[0]
-    if n < nfft:
-        return
-    n_cols = 1 + (n - nfft) // nhop
-    n_framed = len(range(0, n - nfft, nhop))
     window = _centred_hann(nfft, nwin)
-    for k0 in range(0, n_cols, block_cols):
-        k1 = min(k0 + block_cols, n_cols)
-        framed_end = min(k1, n_framed)
-        magnitudes = np.zeros((nfft // 2 + 1, k1 - k0))
-        if framed_end > k0:
-            segment = x[k0 * nhop : (framed_end - 1) * nhop + nfft]
+    buffer, buffer_start, next_col, total = np.zeros(0), 0, 0, 0
+    for block in samples:
+        buffer = np.concatenate([buffer, np.asarray(block, dtype=np.float64)])
+        total += len(block)
+        ready = -(-(total - nfft) // nhop) if total > nfft else 0  # starts b with b + nfft < total
+        while next_col < ready:
+            k1 = min(next_col + block_cols, ready)
+            segment = buffer[next_col * nhop - buffer_start : (k1 - 1) * nhop + nfft - buffer_start]
             frames = np.lib.stride_tricks.sliding_window_view(segment, nfft)[::nhop] * window
-            magnitudes[:, : framed_end - k0] = np.abs(np.fft.rfft(frames, axis=1)).T
-        yield weights.dot(magnitudes) / nfft
+            yield weights.dot(np.abs(np.fft.rfft(frames, axis=1)).T) / nfft
+            next_col = k1
+        drop = next_col * nhop - buffer_start
+        buffer, buffer_start = buffer[drop:], buffer_start + drop
+    if total >= nfft and 1 + (total - nfft) // nhop > next_col:  # the column the loop stops short of
+        yield np.zeros((weights.shape[0], 1 + (total - nfft) // nhop - next_col))
+
+
+def _sample_blocks(x: np.ndarray, block_samples: int) -> Iterator[np.ndarray]:
+    for start in range(0, x.shape[0], block_samples):
+        yield x[start : start + block_samples]
 
 
 def fft_gammatonegram(x: np.ndarray, fs: int, n_filters: int, low_freq: float) -> np.ndarray:
     """The whole FFT-weighted gammatonegram, shape (channels, columns) (see :func:`_fast_envelope_blocks`)."""
-    blocks = list(_fast_envelope_blocks(np.asarray(x, dtype=np.float64), fs, n_filters, low_freq, BLOCK_COLUMNS))
+    x = np.asarray(x, dtype=np.float64)
+    blocks = list(_fast_envelope_blocks([x], fs, n_filters, low_freq, BLOCK_COLUMNS))
     return np.concatenate(blocks, axis=1) if blocks else np.zeros((n_filters, 0))
 
 
-def gammatone_envelopes(x: np.ndarray, fs: int, params: SRMRParams, block_cols: int | None = None) -> tuple[Iterator[np.ndarray], float]:
+def gammatone_envelopes(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, params: SRMRParams) -> tuple[Iterator[np.ndarray], float]:
     """(channel envelopes in blocks of columns, envelope rate): the acoustic filterbank stage.
 
-    Fast mode streams the gammatonegram block by block. Normal mode takes the analytic-signal
-    magnitude of the whole clip (the Hilbert transform is not causal), as one block.
+    ``x`` is a waveform, or (fast mode) a function returning its consecutive blocks of samples (a
+    file streamed from disk). Fast mode streams the gammatonegram block by block. Normal mode takes
+    the analytic-signal magnitude of the whole clip (the Hilbert transform is not causal), as one block.
     """
     if params.fast:
-        blocks = _fast_envelope_blocks(x, fs, params.n_cochlear_filters, params.low_freq, block_cols or BLOCK_COLUMNS)
+        hop = _fft_gammatone_weights(int(fs), params.n_cochlear_filters, float(params.low_freq))[3]
+        samples = x() if callable(x) else _sample_blocks(x, BLOCK_COLUMNS * hop)
+        blocks = _fast_envelope_blocks(samples, fs, params.n_cochlear_filters, params.low_freq, BLOCK_COLUMNS)
         return blocks, FAST_ENVELOPE_RATE
+    if callable(x):
+        x = np.concatenate(list(x()))
     cfs = centre_freqs(fs, params.n_cochlear_filters, params.low_freq)
     channels = erb_filterbank(x, make_erb_filters(fs, cfs))
     return iter([np.abs(hilbert(channels, axis=-1))]), float(fs)
@@ -206,7 +221,7 @@ def modulation_energy(envelope_blocks: Iterable[np.ndarray], envelope_rate: floa
         pending = buffer[:, :, n_frames * hop :]
 
 
-def _modulation_energy_mean(x: np.ndarray, fs: int, params: SRMRParams) -> tuple[np.ndarray, int]:
+def _modulation_energy_mean(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, params: SRMRParams) -> tuple[np.ndarray, int]:
     """(energy per channel and band averaged over frames, number of frames); two passes with ``norm``."""
     def blocks() -> Iterator[np.ndarray]:
         envelopes, rate = gammatone_envelopes(x, fs, params)
@@ -234,17 +249,25 @@ def _kstar(bandwidth: float, cutoffs: np.ndarray) -> int:
     return 5
 
 
-def srmr_details(x: np.ndarray, fs: int, params: SRMRParams = SRMRParams()) -> tuple[Reading, np.ndarray, int]:
-    """(SRMR reading, mean energy per channel and modulation band, K*)."""
-    x = np.asarray(x, dtype=np.float64)
-    if not params.fast and x.size / fs > NORMAL_MODE_MAX_S:
+def srmr_details(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, params: SRMRParams = SRMRParams(),
+                 *, n_samples: int | None = None) -> tuple[Reading, np.ndarray, int]:
+    """(SRMR reading, mean energy per channel and modulation band, K*).
+
+    ``x`` is a waveform, or a function returning its consecutive sample blocks (then ``n_samples``
+    gives its length): a recording of any length is read in the memory of one block.
+    """
+    if not callable(x):
+        x = np.asarray(x, dtype=np.float64)
+        n_samples = x.size
+    seconds = (n_samples or 0) / fs
+    if not params.fast and seconds > NORMAL_MODE_MAX_S:
         return Reading.undefined(
             f"SRMR undefined: normal mode filters the whole clip at the audio rate and is limited to "
-            f"{NORMAL_MODE_MAX_S:.0f} s ({x.size / fs:.0f} s given); fast mode reads any length in bounded memory"
+            f"{NORMAL_MODE_MAX_S:.0f} s ({seconds:.0f} s given); fast mode reads any length in bounded memory"
         ), np.zeros((0, 0)), 0
     avg, n_frames = _modulation_energy_mean(x, fs, params)
     if n_frames == 0:
-        return Reading.undefined(f"SRMR undefined: {x.size / fs:.3f} s is shorter than one {FRAME_S * 1000:.0f}-ms modulation frame"), np.zeros((0, 0)), 0
+        return Reading.undefined(f"SRMR undefined: {seconds:.3f} s is shorter than one {FRAME_S * 1000:.0f}-ms modulation frame"), np.zeros((0, 0)), 0
     total = avg.sum()
     if not np.isfinite(total) or total <= 0:
         return Reading.undefined("SRMR undefined: no modulation energy in the signal (silent input)"), avg, 0
@@ -258,6 +281,8 @@ def srmr_details(x: np.ndarray, fs: int, params: SRMRParams = SRMRParams()) -> t
     return Reading(float(avg[:, :4].sum() / denominator)), avg, kstar
 
 
-def srmr(x: np.ndarray, fs: int, *, fast: bool = True, norm: bool = False, **overrides) -> Reading:
-    """The SRMR of ``x`` (a ratio) with SRMRpy's parameters; ``fast`` selects the FFT gammatonegram."""
-    return srmr_details(x, fs, SRMRParams(fast=fast, norm=norm, **overrides))[0]
+def srmr(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, *, fast: bool = True, norm: bool = False,
+         n_samples: int | None = None, **overrides) -> Reading:
+    """The SRMR of ``x`` (a ratio) with SRMRpy's parameters; ``fast`` selects the FFT gammatonegram.
+    ``x`` may be a function returning the signal's sample blocks (see :func:`srmr_details`)."""
+    return srmr_details(x, fs, SRMRParams(fast=fast, norm=norm, **overrides), n_samples=n_samples)[0]
