@@ -6,12 +6,14 @@ modulation and pauses), written in blocks to a scratch folder outside git (``--s
 and never committed. Every measurement runs in a fresh Python process; its peak resident set size
 (``ru_maxrss`` of the child, from ``os.wait4``) is reported for:
 
-* ``srmr``: loading the file and reading SRMR (fast mode, the default), the instrument whose frame
-  matrices once grew at ~4.7 MB per second of audio;
-* ``measure``: the whole ``measure_file`` (every instrument, loudness and F0 contour);
-* ``load``: loading the file alone, the floor both include (the waveform is float64, 128 kB/s).
+* ``measure``: the whole ``measure_file`` (every instrument, loudness and F0 contour); a file over
+  two minutes is streamed in 60-s segments (``acousticlaim/instruments/long_file.py``);
+* ``load``: loading the whole file with ``load_audio`` (float64, 128 kB per second), for reference;
+* ``srmr``: ``load_audio`` and SRMR (fast mode) on the whole array, the instrument whose frame
+  matrices once grew at ~4.7 MB per second of audio (its blocks now add a constant to ``load``).
 
-Usage: ``python3 benchmarks/measure_memory.py [--durations 10 600 3600] [--out benchmarks/results/measure_memory.json]``.
+Usage: ``python3 benchmarks/measure_memory.py [--durations 10 600 3600] [--out benchmarks/results/measure_memory.json]``;
+``--code DIR`` measures another checkout (e.g. the commit before streaming) with the same files.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import soundfile as sf
 SR = 16_000
 ROOT = Path(__file__).resolve().parents[1]
 
-CHILD = {
+CHILD = {  # the order they run in, per file
     "load": "from acousticlaim.audio import load_audio; load_audio(PATH, allow_silent=True)",
     "srmr": ("from acousticlaim.audio import load_audio; from acousticlaim.instruments.srmr import srmr; "
              "x, sr = load_audio(PATH, allow_silent=True); print(srmr(x, sr).value)"),
@@ -65,10 +67,10 @@ def write_speechlike(path: Path, seconds: float, block_s: float = 60.0) -> Path:
     return path
 
 
-def peak_rss_mb(what: str, path: Path) -> tuple[float, float, str]:
+def peak_rss_mb(what: str, path: Path, code_dir: Path = ROOT) -> tuple[float, float, str]:
     """(peak RSS in MB, seconds, stdout) of a fresh process doing ``what`` on ``path``."""
     code = CHILD[what].replace("PATH", repr(str(path)))
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(code_dir)}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
     out = proc.stdout.read()
@@ -84,23 +86,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scratch", type=Path, default=Path("/tmp/acousticlaim-memory"))
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "measure_memory.json")
     parser.add_argument("--what", nargs="+", default=list(CHILD), choices=list(CHILD))
+    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose acousticlaim is measured")
     args = parser.parse_args(argv)
     rows = []
     for seconds in args.durations:
         path = write_speechlike(args.scratch / f"speechlike_{int(seconds)}s.wav", seconds)
         row = {"duration_s": seconds}
         for what in args.what:
-            mb, wall, out = peak_rss_mb(what, path)
+            mb, wall, out = peak_rss_mb(what, path, args.code)
             row[f"{what}_peak_mb"] = round(mb, 1)
             row[f"{what}_s"] = round(wall, 1)
-            if what == "srmr":
-                row["srmr"] = float(out.splitlines()[-1])
+            if what in ("srmr", "measure"):  # the SRMR value, whole array and streamed, side by side
+                row[f"{what}_srmr_value"] = float(out.splitlines()[-1])
             print(f"{seconds:7.0f} s  {what:8s} peak {mb:8.1f} MB  {wall:7.1f} s", flush=True)
         rows.append(row)
     result = {
         "rows": rows,
         "load_average": os.getloadavg(),
         "machine": f"{platform.machine()} {os.cpu_count()} cores",
+        "code": str(args.code),
         "command": "python3 benchmarks/measure_memory.py " + " ".join(argv or sys.argv[1:]),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

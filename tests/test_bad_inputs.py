@@ -430,3 +430,23 @@ print(_parser.parse_arrow([good])["n_claims"] != b"")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["TypeError", "TypeError", "ValueError"] + ["TypeError"] * 4 + ["True"], done.stdout
+
+
+def test_an_instrument_that_raises_leaves_its_reading_undefined_and_the_others_read(tmp_path, monkeypatch):
+    import acousticlaim.instruments.measure as measure
+
+    def broken_srmr(*args, **kwargs):
+        raise ValueError("window shape cannot be larger than input array shape")
+
+    monkeypatch.setattr(measure, "srmr", broken_srmr)
+    m = measure.measure_file(wav(tmp_path, "a.wav", speechlike(1.0)))
+    assert not m.error and m.readings["snr"].defined and m.readings["f0_mean"].defined
+    assert m.readings["srmr"].reason == "SRMR failed on this clip (ValueError: window shape cannot be larger than input array shape)"
+
+    def broken_waveform(*args, **kwargs):
+        raise MemoryError("out of memory")
+
+    monkeypatch.setattr(measure, "measure_waveform", broken_waveform)
+    result = runner.invoke(app, ["measure", str(tmp_path / "a.wav"), str(tmp_path / "a.wav")])
+    assert result.exit_code == 1 and result.stderr.count("measuring failed (MemoryError: out of memory)") == 2
+    assert len(json.loads(result.stdout)) == 2

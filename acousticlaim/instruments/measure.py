@@ -124,8 +124,11 @@ def measure_file(path: str | os.PathLike, *, srmr_fast: bool = True) -> FileMeas
             return FileMeasurement(str(path), result["readings"], result["duration_s"], result["loudness"],
                                    result["f0_contour"], notes=result["notes"])
         x, sr = load_audio(path, allow_silent=True)
+        result = measure_waveform(x, sr, srmr_fast=srmr_fast)
     except AudioError as exc:
         reason = f"audio unusable: {exc.reason}"
         return FileMeasurement(str(path), {k: Reading.undefined(reason) for k in ALL_KEYS}, error=str(exc))
-    result = measure_waveform(x, sr, srmr_fast=srmr_fast)
+    except Exception as exc:  # noqa: BLE001 - one file's failure never loses the other files' readings
+        reason = f"measuring failed ({type(exc).__name__}: {' '.join(str(exc).split())})"
+        return FileMeasurement(str(path), {k: Reading.undefined(reason) for k in ALL_KEYS}, error=f"{path}: {reason}")
     return FileMeasurement(str(path), result["readings"], x.size / sr, result["loudness"], result["f0_contour"])
