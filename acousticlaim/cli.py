@@ -157,7 +157,7 @@ def check(
     try:
         from acousticlaim.claims.parser import parse
     except ImportError as exc:
-        console.print(f"[red]the claim parser (acousticlaim.claims.parser) is not available in this build: {exc}")
+        typer.echo(f"error: the claim parser (acousticlaim.claims.parser) is not available in this build: {exc}; rebuild it with maturin", err=True)
         raise typer.Exit(code=2)
     claims = parse(text)
     measurement = measure_file(file)
@@ -215,7 +215,7 @@ def audit_parser_cmd(
     try:
         items = load_labels(labels)
     except LabelsError as e:
-        console.print(f"[red]{e}[/red]")
+        typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
     report = audit(items)
     print(format_report(report))

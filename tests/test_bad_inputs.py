@@ -236,8 +236,14 @@ ROWS = [
     # rescore-release: a missing folder, a corrupt run file
     Row("rescore-missing-panel-folder", rescore_row(lambda t: t / "no-panel"), 1, "no-panel: no such folder"),
     Row("rescore-corrupt-run-file", rescore_row(corrupt_run_file), 1, "Qwen2-Audio-7B_librimix_seed0.json"),
-    # a typo in params.yaml
+    # a typo in params.yaml, a params file that is not there
     Row("rescore-unknown-params-key", bad_params, 1, "unknown key(s) n_mn"),
+    Row("build-corpus-missing-params", lambda t: (["build-corpus", "--params", str(t / "nope.yaml"), "--out", str(t / "c")], [t]),
+        1, "nope.yaml: parameter file not found"),
+    # audit-parser: labels that are not there or not JSON (its own exit status for a bad labels file: 2)
+    Row("audit-missing-labels", lambda t: (["audit-parser", str(t / "labels.jsonl")], [t]), 2, "labels file not found"),
+    Row("audit-malformed-labels", lambda t: (["audit-parser", str(text_file(t, "labels.jsonl", "not json\n"))], [t]), 2,
+        "labels.jsonl:1: not JSON"),
 ]
 
 
