@@ -260,6 +260,37 @@ def rescore_release_cmd(
     console.print(json.dumps(metrics["consistency"], indent=1))
 
 
+@app.command("compare-references")
+def compare_references_cmd(
+    release_csv: Path = typer.Argument(..., help="a reference table in the released layout (e.g. references/ami_test.csv)"),
+    ours: Path = typer.Option(Path("data/references"), help="our references.parquet, or the folder holding it"),
+    corpus: str = typer.Option("ami", help="the released table's corpus: ami | librimix"),
+    out: Path = typer.Option(Path("reports/reference_agreement"), help="folder for agreement.csv/.json and the scatter plot"),
+) -> None:
+    """Our references against a released table, clip by clip: Spearman ρ and median relative difference per quantity."""
+    from rich.table import Table
+
+    from acousticlaim.io import write_csv, write_json
+    from acousticlaim.scoring.reference_agreement import compare_with_release, plot_agreement
+
+    agreement = compare_with_release(ours, release_csv, corpus)
+    clips = agreement.clips
+    console.print(f"clips: {clips['ours']} ours, {clips['released']} released, {clips['common']} in both")
+    table = Table("quantity", "n", "Spearman ρ", "median rel. diff", "median |rel. diff|")
+    def number(value: float, fmt: str) -> str:
+        return "–" if value != value else format(value, fmt)  # NaN: too few pairs
+
+    for row in agreement.table.itertuples(index=False):
+        table.add_row(row.quantity, str(row.n), number(row.spearman_rho, ".3f"), number(row.median_rel_diff, "+.3f"),
+                      number(row.median_abs_rel_diff, ".3f"))
+    console.print(table)
+    write_csv(out / "agreement.csv", agreement.table)
+    records = agreement.table.astype(object).where(agreement.table.notna(), None).to_dict(orient="records")
+    write_json(out / "agreement.json", {"clips": clips, "release_csv": str(release_csv), "ours": str(ours),
+                                        "quantities": records})
+    console.print(f"wrote {out / 'agreement.csv'}, {out / 'agreement.json'}, {plot_agreement(agreement, out / 'agreement.png')}")
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     app(args=argv)
 

@@ -126,7 +126,8 @@ def test_ami_clips_cut_from_recordings(tmp_path):
     rng = np.random.default_rng(0)
     sf.write(rec, 0.05 * rng.standard_normal(16000 * 25), 16000)
     (tmp_path / "ami" / "broken.Array1-01.wav").write_bytes(b"RIFF....nope")
-    cfg = tiny_corpus_params(source="ami", ami_dir=str(tmp_path / "ami"), ami_clip_s=10.0, n_test=None)
+    cfg = tiny_corpus_params(source="ami", ami_dir=str(tmp_path / "ami"), ami_cut="windows", ami_clip_s=10.0,
+                             ami_meetings=None)
     result = build_corpus(cfg, tmp_path / "out", executor=SERIAL)
     m = read_manifest(tmp_path / "out")
     assert list(m.clip_id) == ["AMI_EN2002a_sdm_0000000_0001000", "AMI_EN2002a_sdm_0001000_0002000"]

@@ -173,8 +173,23 @@ def plan_libri2mix(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
 
 
 def plan_ami(cfg: dict, out: Path) -> list[dict]:
-    clips = ami_source.plan_ami_clips(cfg["ami_dir"], float(cfg.get("ami_clip_s", 10.0)))
-    n = _limit(cfg.get("n_test"))
+    """AMI clips (:mod:`acousticlaim.corpus.ami`): speaker segments or consecutive windows (``ami_cut``)."""
+    cut = cfg.get("ami_cut", "segments")
+    meetings = cfg.get("ami_meetings")
+    if not cfg.get("ami_dir"):
+        raise ValueError("corpus.source is 'ami' but corpus.ami_dir is null; point it at the distant-microphone recordings")
+    if cut == "segments":
+        if not cfg.get("ami_annotations_dir"):
+            raise ValueError("corpus.ami_cut is 'segments' but corpus.ami_annotations_dir is null; point it at the AMI "
+                             "manual annotations (ami_public_manual: segments/, corpusResources/meetings.xml) "
+                             "or set corpus.ami_cut: windows")
+        clips = ami_source.plan_segment_clips(cfg["ami_dir"], cfg["ami_annotations_dir"], meetings,
+                                              tuple(cfg.get("ami_segment_s", (3.0, 12.0))))
+    elif cut == "windows":
+        clips = ami_source.plan_window_clips(cfg["ami_dir"], float(cfg.get("ami_clip_s", 10.0)), meetings)
+    else:
+        raise ValueError(f"corpus.ami_cut {cut!r}: use one of {', '.join(ami_source.CUTS)}")
+    n = _limit(cfg.get("ami_max_clips"))
     clips = clips if n is None else clips[:n]
     return [{"source": "ami", "split": "test", "out": str(out), **asdict(c)} for c in clips]
 
@@ -271,15 +286,20 @@ def build_ami_clip(job: dict) -> dict:
     bad_id = _bad_clip_id(job, job["clip_id"])
     if bad_id:
         return bad_id
+    length_s = job["end_s"] - job["start_s"]
     try:
-        x, _ = load_audio(job["path"], offset_s=job["start_s"], max_duration_s=job["end_s"] - job["start_s"])
+        x, _ = load_audio(job["path"], offset_s=job["start_s"], max_duration_s=length_s)
     except AudioError as exc:
         return {"rows": [], "failures": [Failure(job["clip_id"], STAGE, str(exc))]}
+    if x.size < int(round(length_s * TARGET_SR)) - 1:  # a segment annotated past the end of the recording
+        return {"rows": [], "failures": [Failure(
+            job["clip_id"], STAGE, f"{job['path']}: the recording ends at {job['start_s'] + x.size / TARGET_SR:.2f} s, "
+                                   f"before the clip's end at {job['end_s']:.2f} s")]}
     path = write_audio(path_under(out, "audio", "test", f"{job['clip_id']}.flac"), x)
     return {"rows": [{
         "clip_id": job["clip_id"], "corpus": "ami", "source": "ami", "split": "test", "kind": "clip",
-        "audio_path": _rel(path, out), "meeting": job["meeting"], "start_s": job["start_s"], "end_s": job["end_s"],
-        "duration_s": x.size / TARGET_SR,
+        "audio_path": _rel(path, out), "speaker_1": job.get("speaker"), "meeting": job["meeting"],
+        "start_s": job["start_s"], "end_s": job["end_s"], "duration_s": x.size / TARGET_SR,
     }], "failures": []}
 
 

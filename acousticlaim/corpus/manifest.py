@@ -1,8 +1,9 @@
 """The corpus manifest: one row per clip, as Parquet, with paths relative to the manifest's folder.
 
 Clip ids follow LibriMix and the paper's release, so released references and generations join:
-a mixture is ``<utt1>_<utt2>`` and its clean twin ``<utt1>_<utt2>_s1clean``; an AMI clip is
-``AMI_<meeting>_sdm_<start>_<end>`` with start and end in centiseconds.
+a mixture is ``<utt1>_<utt2>`` and its clean twin ``<utt1>_<utt2>_s1clean``; an AMI clip is a speaker
+segment ``AMI_<meeting>_sdm_<speaker>_<start>_<end>`` (start and end in centiseconds; the speaker is also
+``speaker_1``), or with ``corpus.ami_cut: windows`` a window ``AMI_<meeting>_sdm_<start>_<end>``.
 """
 
 from __future__ import annotations

@@ -153,8 +153,12 @@ def release_speaker(clip_id: str) -> str | None:
     libri = re.match(r"^(\d+)-\d+-\d+_", clip_id)
     if libri:
         return libri.group(1)
-    ami = re.match(r"^AMI_[A-Za-z0-9]+_sdm_([A-Za-z0-9]+)_", clip_id)
-    return ami.group(1) if ami else None
+    from acousticlaim.corpus.ami import parse_clip_id
+
+    try:
+        return parse_clip_id(clip_id).speaker
+    except ValueError:
+        return None
 
 
 @dataclass
