@@ -72,7 +72,8 @@ def peak_rss_mb(what: str, path: Path, code_dir: Path = ROOT) -> tuple[float, fl
     code = CHILD[what].replace("PATH", repr(str(path)))
     env = {**os.environ, "PYTHONPATH": str(code_dir)}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+                            cwd=code_dir)  # `python -c` puts the working folder first on sys.path
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     if status != 0:
