@@ -6,6 +6,7 @@ what to do) and exits with status 1; a usage mistake exits with 2. Tracebacks on
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Optional
@@ -231,12 +232,15 @@ def rescore_release_cmd(
     release: Path = typer.Option(Path("../shared/data/release"),
                                  help="folder holding the released references/ and manifests/"),
     corpus: list[str] = typer.Option(["librimix", "ami"], help="corpora to re-score (those with run files)"),
-    out: Path = typer.Option(Path("reports/release"), help="folder for table2.md/.csv, cells.parquet, metrics.json"),
+    out: Path = typer.Option(Path("reports/release"),
+                             help="folder for index.html (the report page), table2.md/.csv, cells.parquet, metrics.json"),
     params: Path = typer.Option(Path("params.yaml"), help="parameter file whose scores: group is read, if present"),
     pool: Optional[str] = typer.Option(None, help="override scores.pool: first | mean"),
 ) -> None:
-    """Re-score the paper's released panel: import its generations and references, parse, produce Table 2."""
+    """Re-score the paper's released panel: import its generations and references, parse, produce Table 2 and its page."""
     from acousticlaim.params import load_params
+    from acousticlaim.report.page import write_report
+    from acousticlaim.report.tables import write_tables_markdown
     from acousticlaim.scoring.config import ScoringConfig
     from acousticlaim.scoring.release import PAPER_SYSTEM_ORDER, panel_files_in, rescore_release, write_release
 
@@ -250,8 +254,13 @@ def rescore_release_cmd(
     config = ScoringConfig.from_params(group)
     files = panel_files_in(panel, corpus)
     result = rescore_release(files, release / "references", release / "manifests", config)
-    for path in write_release(result, out):
+    for path in write_release(result, out) + write_tables_markdown(result.results, out, table1=False):
         console.print(f"wrote {path}")
+    page = write_report(result.results, out, title="AcoustiClaim: the released panel, re-scored", table1=False,
+                        params={"scores": json.loads(json.dumps(dataclasses.asdict(config))), "panel": str(panel), "release": str(release),
+                                "corpus": list(corpus)},
+                        metrics={"consistency": result.consistency})
+    console.print(f"wrote {out / 'index.html'} and {len(page) - 1} pictures and files beside it")
     metrics = result.results.metrics
     for name, counts in metrics["table2"].items():
         console.print(f"{name}: {counts['cells']} cells at n >= {config.n_min}, {counts['ranked']} ranked, "

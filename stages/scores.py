@@ -1,7 +1,7 @@
 """DVC stage `scores`: claims and references → cells, Tables 1 and 2, and the headline metrics.
 
 Reads the `scores:` group of params.yaml. Table 2 needs the references and the claims; Table 1 needs
-the reference system's predictions too (`data/predict/predictions.parquet`, issue 7) and, until they
+the reference system's predictions too (`data/predict/predictions.parquet`) and, until they
 exist, says plainly that it is waiting for them. Speaker labels for the within-speaker ρ come from the
 corpus manifest when it is there.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from acousticlaim.params import stage_params
+from acousticlaim.report.tables import write_tables_markdown
 from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.pipeline import score, write_results
 from acousticlaim.scoring.pooling import CLAIM_COLUMNS, GENERATION_KEY, check_columns
@@ -61,11 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.predictions.exists():
         predictions = check_predictions(pd.read_parquet(args.predictions), str(args.predictions))
     else:
-        print(f"Table 1 is waiting: {args.predictions} does not exist yet (the predict stage, issue 7).", file=sys.stderr)
+        print(f"Table 1 is waiting: {args.predictions} does not exist yet (the predict stage).", file=sys.stderr)
     speakers = speakers_from_manifest(args.manifest)
 
     results = score(claims, references, config, generations=generations, predictions=predictions, speakers=speakers)
     write_results(results, reports=args.reports, cells_path=args.cells, metrics_path=args.metrics)
+    write_tables_markdown(results, args.reports)
     for corpus, counts in results.metrics["table2"].items():
         print(f"{corpus}: {counts['cells']} cells at n >= {config.n_min}, {counts['ranked']} ranked, "
               f"{counts['over_bar']} over {config.bar:g}, null expectation {counts['null_expectation']:.2f}")

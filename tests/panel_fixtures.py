@@ -61,3 +61,24 @@ def rms_measure(waveform: np.ndarray, sr: int) -> dict[str, float]:
     f0 = float(np.fft.rfftfreq(waveform.size, 1 / sr)[np.argmax(spectrum)])
     rms = float(np.sqrt(np.mean(waveform ** 2)))
     return {"snr": 20 * np.log10(rms * 100), "f0_mean": f0, "srmr": float("nan"), "pause_count": 2.0}
+
+
+def kill_after_lines(cmd: list[str], store: Path, lines: int, env: dict, timeout_s: float = 60.0) -> None:
+    """Run ``cmd`` and SIGKILL it once ``store`` holds ``lines`` lines (a generation run killed halfway)."""
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(cmd, env=env)
+    try:
+        deadline = time.time() + timeout_s
+        while time.time() < deadline and proc.poll() is None:
+            if store.exists() and store.read_bytes().count(b"\n") >= lines:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run finished before it could be killed"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +16,7 @@ from acousticlaim.panel.records import GenerationRecord, RecordError, parse_reco
 from acousticlaim.panel.runner import manifest_audio_loader, run_generations
 from acousticlaim.panel.sampling import SamplingDesign, generation_jobs
 from acousticlaim.panel.store import GenerationStore, StoreError, read_records
-from tests.panel_fixtures import write_tiny_corpus
+from tests.panel_fixtures import kill_after_lines, write_tiny_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDIANS = {"snr": 10.0, "srmr": 5.0, "speaking_rate": 4.0, "pause_count": 2.0, "pause_rate": 12.0, "f0_mean": 150.0,
@@ -140,19 +137,7 @@ def test_a_run_killed_halfway_resumes_without_duplicates_or_gaps(tmp_path):
     script = tmp_path / "slow_run.py"
     script.write_text(SLOW_RUN)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ACOUSTICLAIM_NO_PROGRESS": "1"}
-    proc = subprocess.Popen([sys.executable, str(script), str(corpus), str(out), repr(MEDIANS)], env=env)
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline and proc.poll() is None:
-            if out.exists() and out.read_bytes().count(b"\n") >= 12:
-                break
-            time.sleep(0.02)
-        assert proc.poll() is None, "the run finished before it could be killed"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    kill_after_lines([sys.executable, str(script), str(corpus), str(out), repr(MEDIANS)], out, 12, env)
     jobs = generation_jobs(manifest, SamplingDesign(seeds=(0, 1), clips_per_seed=4))
     assert len(jobs) == 40
     before = out.read_bytes()

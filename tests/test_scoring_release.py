@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from acousticlaim.claims.prompts import get_rung
+from acousticlaim.report.tables import write_tables_markdown
 from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.release import (
     read_panel_clips, read_release_references, release_generations, release_speaker, rescore_release, write_release,
@@ -112,8 +113,10 @@ def test_rescore_pools_seeds_by_clip_against_the_panel_list(tmp_path):
     assert cells.loc[("P0_free", "snr"), "n"] == 0
     assert result.consistency["librimix"]["clips_per_seed"] == {0: 30, 1: 30}
     assert result.consistency["generations_parsing_to_nothing"] == 60
-    written = write_release(result, tmp_path / "out")
-    assert {p.name for p in written} == {"table2.md", "table2.csv", "cells.parquet", "metrics.json"}
+    written = write_release(result, tmp_path / "out") + write_tables_markdown(result.results, tmp_path / "out",
+                                                                               table1=False)
+    assert {p.name for p in written} == {"table2.md", "table2.csv", "table2.parquet", "cells.parquet",
+                                         "points.parquet", "metrics.json"}
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     assert metrics["table2"]["librimix"]["ranked"] == 1 and "table1" not in metrics
     assert "| Sys-X |" in (tmp_path / "out" / "table2.md").read_text()

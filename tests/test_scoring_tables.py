@@ -10,7 +10,8 @@ from acousticlaim.quantities import SCORED_KEYS, SPLIT_HALF_KEYS
 from acousticlaim.scoring import stats
 from acousticlaim.scoring.config import ScoringConfig
 from acousticlaim.scoring.pipeline import score
-from acousticlaim.scoring.table1 import render_table1, table1_frame
+from acousticlaim.report.tables import render_table1, render_table2
+from acousticlaim.scoring.table1 import table1_frame
 
 CONFIG = ScoringConfig(system_order=("sysB", "sysA"))
 RNG = np.random.default_rng(21)
@@ -101,7 +102,7 @@ def test_table2_entries_marks_and_counts(panel):
     assert ours_snr["text"].endswith("↑") and "§" not in ours_snr["text"]
     assert t.loc[("librimix", "reference", "f0_mean"), "text"].endswith("↑§")  # 30 of 60 clips
     assert t.loc[("ami", "reference", "srmr"), "text"].endswith("¶")  # two seeds against three
-    md = result.table2_md
+    md = render_table2(result.table2, result.cells, result.config, sampling_seeds=result.sampling_seeds)
     assert "| sysB |" in md and md.index("| sysB |") < md.index("| sysA |") < md.index("| reference |")
     assert "| 1/3 |" in md and "ref." in md and "1.06/(n−3)" in md
     assert "Libri2Mix: 3 cells at n ≥ 25, 2 ranked, 1 under 5 distinct values" in md
@@ -186,5 +187,5 @@ def test_table1_waits_for_the_predictions(panel):
     claims, gens, refs = panel
     result = score(claims, refs, CONFIG, generations=gens)
     assert result.table1 is None
-    assert "waiting for the reference system's predictions" in result.table1_md
+    assert "waiting for the reference system's predictions" in render_table1(result.table1, result.config)
     assert result.metrics["table1"]["status"].startswith("waiting")

@@ -44,6 +44,7 @@ def test_exp_run_on_coverage_reruns_calibration_and_report_only(tmp_path):
     decomposition.to_parquet(repo / "data/predict/decomposition.parquet")
     references.to_parquet(repo / "data/references/references.parquet")
     features.to_parquet(repo / "data/features/pooled.parquet")
+    plant_scores(repo, tmp_path / "scores_inputs")  # the report stage also draws the scored cells
     fixtures.run(["git", "add", "-A"], repo)
     fixtures.run(["git", "commit", "-qm", "planted inputs"], repo)
 
@@ -67,3 +68,19 @@ def test_exp_run_on_coverage_reruns_calibration_and_report_only(tmp_path):
     assert by_cov[0.8] < by_cov[0.75]  # a higher coverage target withholds less
     plots = fixtures.run(["dvc", "plots", "show", "-o", str(tmp_path / "rendered")], repo)
     assert plots.returncode == 0 and (tmp_path / "rendered" / "index.html").exists()
+    # the report page shows the experiment's withholding figures beside the tables
+    assert (repo / "reports" / "index.html").exists() and (repo / "reports" / "figures" / "withholding.png").exists()
+
+
+def plant_scores(repo: Path, scratch: Path) -> None:
+    """The scores stage's outputs (data/scores, metrics/scores.json), scored from constructed claims."""
+    from tests.test_scoring_stage import scores_stage, write_inputs
+
+    scratch.mkdir(parents=True, exist_ok=True)
+    made = write_inputs(scratch, with_predictions=True)
+    assert scores_stage.main([
+        "--references", str(made["references.parquet"]), "--claims", str(made["claims.parquet"]),
+        "--generations", str(made["generations.parquet"]), "--predictions", str(made["predictions.parquet"]),
+        "--manifest", str(made["manifest.parquet"]), "--reports", str(scratch / "reports"),
+        "--cells", str(repo / "data/scores/cells.parquet"), "--metrics", str(repo / "metrics/scores.json"),
+        "--params", str(made["params.yaml"])]) == 0

@@ -8,6 +8,8 @@ Each entry has a ``kind`` and that kind's settings::
                       max_new_tokens: 160, device: auto, dtype: auto}
     gemini-flash:    {kind: gemini, model: <api model id>, api_key_env: GEMINI_API_KEY,
                       endpoint: https://…/v1beta, thinking: {thinkingLevel: minimal}}
+    served-model:    {kind: openai_chat, model: <served model id>, base_url: http://127.0.0.1:8000/v1,
+                      api_key_env: null, max_in_flight: 8}
 
 ``checkpoint`` is a local folder or a hub id. Unknown settings are refused, so a typo cannot pass
 silently. :func:`config_sha` hashes an entry; it is recorded with every generation, and a changed
@@ -26,6 +28,7 @@ import pandas as pd
 from acousticlaim.panel.gemini import GeminiAdapter
 from acousticlaim.panel.local_systems import ConstantPredictor, EstimatorSuite, MeasureFn, training_medians
 from acousticlaim.panel.open_weight import ADAPTERS
+from acousticlaim.panel.openai_chat import OpenAIChatAdapter
 from acousticlaim.panel.protocol import System
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -36,6 +39,8 @@ SETTINGS: dict[str, set[str]] = {
     "constant": {"kind", "batch_size"},
     "gemini": {"kind", "model", "api_key_env", "endpoint", "max_new_tokens", "thinking", "timeout_s", "max_retries",
                "backoff_s", "max_backoff_s"},
+    "openai_chat": {"kind", "model", "base_url", "api_key_env", "max_new_tokens", "max_in_flight", "max_audio_s",
+                    "timeout_s", "max_retries", "backoff_s", "max_backoff_s", "batch_size"},
     **{kind: OPEN_WEIGHT_SETTINGS for kind in ADAPTERS},
 }
 KINDS: tuple[str, ...] = tuple(SETTINGS)
@@ -99,6 +104,8 @@ def build_system(
                                  batch_size=int(cfg.get("batch_size", 64)))
     if kind == "gemini":
         return GeminiAdapter(name=name, **{k: v for k, v in cfg.items() if k != "kind"})
+    if kind == "openai_chat":
+        return OpenAIChatAdapter(name=name, **{k: v for k, v in cfg.items() if k != "kind"})
     adapter = ADAPTERS[kind]
     return adapter.from_checkpoint(
         cfg.get("checkpoint", ""),

@@ -22,8 +22,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from acousticlaim.io import atomic_path, write_csv  # noqa: E402
+from acousticlaim.io import write_csv  # noqa: E402
 from acousticlaim.quantities import SCORED_KEYS, get  # noqa: E402
+from acousticlaim.report.drawing import axis_label as _label  # noqa: E402
+from acousticlaim.report.drawing import save_png as _save  # noqa: E402
 
 HEAD_COLOUR = "#1f5fa8"
 RIDGE_COLOUR = "#d9730d"
@@ -33,17 +35,6 @@ PROFILE_LABEL = {
     "f0_voiced": "F0 frames read", "periods": "periods read", "harmonic": "periodic HNR frames",
     "nuclei": "syllable nuclei", "pause": "pause share", "speech_to_noise": "speech/noise dB",
 }
-
-
-def _label(q: str) -> str:
-    quantity = get(q)
-    return f"{quantity.name} ({quantity.unit})"
-
-
-def _save(fig: plt.Figure, path: str | Path) -> None:
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=130, bbox_inches="tight")
-    plt.close(fig)
 
 
 def risk_coverage_figure(

@@ -169,6 +169,25 @@ def score_cells(values: pd.DataFrame, references: pd.DataFrame, panel_clips: Map
     return frame.drop(columns="_q").reset_index(drop=True)
 
 
+def cell_points(values: pd.DataFrame, references: pd.DataFrame, keys: Sequence[str] = CELL_KEY) -> pd.DataFrame:
+    """The points each cell is scored on: ``keys + (clip_id, stated, reference)``, one row per clip.
+
+    The same selection as :func:`score_cells` (scored quantities not excluded on the cell's corpus, a
+    defined reference), so a cell's ``n`` is its number of points; what a reader's picture of the cell draws.
+    """
+    keys = list(keys)
+    columns = [*keys, "clip_id", "stated", "reference"]
+    if values.empty:
+        return pd.DataFrame(columns=columns)
+    values = values[[*keys, "clip_id", "value"]].copy()
+    values["clip_id"] = values["clip_id"].astype(str)
+    keep = [q in scored_quantities(c) for c, q in zip(values["corpus"], values["quantity"])]
+    merged = values.loc[keep].merge(references[["clip_id", "quantity", "reference"]], on=["clip_id", "quantity"],
+                                    how="inner")
+    merged = merged[np.isfinite(merged["reference"].to_numpy(dtype=float))]
+    return merged.rename(columns={"value": "stated"})[columns].reset_index(drop=True)
+
+
 def cell_counts(cells: pd.DataFrame, config: ScoringConfig) -> dict:
     """Cells at ``n ≥ n_min``, ranked, constant, undefined, over the bar, and the null expectation."""
     scored = cells[cells["n"] >= config.n_min]

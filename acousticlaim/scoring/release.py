@@ -240,7 +240,10 @@ def panel_files_in(folder: str | Path, corpora: Iterable[str] = RELEASE_CORPORA)
 
 
 def write_release(rescore: ReleaseRescore, out: str | Path) -> list[Path]:
-    """Write Table 2 (markdown, CSV), the cell Parquet and the metrics (with the consistency checks)."""
+    """Write Table 2 as CSV, the cells and their points (Parquet) and the metrics with the consistency checks.
+
+    The Markdown table, the pictures and the page are :func:`acousticlaim.report.page.write_release_report`'s.
+    """
     out = Path(out)
     return write_results(rescore.results, reports=out, cells_path=out / "cells.parquet",
                          metrics_path=out / "metrics.json", table1=False)

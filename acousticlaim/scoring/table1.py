@@ -23,7 +23,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from acousticlaim.quantities import QUANTITIES, SPLIT_HALF_KEYS, Corpus, Tier
+from acousticlaim.quantities import QUANTITIES, SPLIT_HALF_KEYS, Corpus
 
 from . import marks, stats
 from .cells import score_cell
@@ -37,10 +37,6 @@ TABLE1_COLUMNS = (
     "ours_rho", "ours_sd", "ours_seeds_ranked", "ours_nmae", "ours_within", "ours_mark",
     "ridge_rho", "ridge_sd", "ridge_seeds_ranked", "ridge_nmae", "ridge_within", "ridge_mark",
     "half_rho", "stepped_up", "cap", "over_cap",
-)
-WAITING = (
-    "Table 1 is waiting for the reference system's predictions: `data/predict/predictions.parquet` "
-    "(the `predict` stage, issue 7) does not exist yet. It is written here as soon as that table exists."
 )
 
 
@@ -58,8 +54,13 @@ def _aggregate(cells: list[dict], config: ScoringConfig) -> dict:
             "within": stats.mean_sd(c["within_speaker"] for c in ranked)[0], "mark": mark}
 
 
-def _cell(stated: pd.DataFrame, reference: pd.Series, n_clips: int, speakers, config) -> tuple[dict, list[str]]:
-    """Score stated values (``clip_id, value``) against ``reference`` (indexed by clip id)."""
+def _cell(stated: pd.DataFrame, reference: pd.Series, n_clips: int, speakers, config,
+          points: list | None = None, **ident) -> tuple[dict, list[str]]:
+    """Score stated values (``clip_id, value``) against ``reference`` (indexed by clip id).
+
+    ``points``: when given, the scored pairs (``ident`` columns, ``clip_id, stated, reference``) and the
+    cell (``ident`` with its figures) are appended to it as ``("points", frame)`` and ``("cell", dict)``.
+    """
     ref = stated["clip_id"].map(reference)
     keep = np.isfinite(ref.to_numpy(dtype=float))
     used = stated.loc[keep]
@@ -69,17 +70,32 @@ def _cell(stated: pd.DataFrame, reference: pd.Series, n_clips: int, speakers, co
         spk = None if any(s is None for s in spk) else spk
     cell = score_cell(used["value"].to_numpy(float), ref[keep].to_numpy(float), n_clips=n_clips,
                       config=config, speakers=spk)
+    if points is not None:
+        points.append(("points", pd.DataFrame({**ident, "clip_id": used["clip_id"].to_numpy(),
+                                               "stated": used["value"].to_numpy(float),
+                                               "reference": ref[keep].to_numpy(float)})))
+        points.append(("cell", {**ident, **cell}))
     return cell, list(stated["clip_id"])
+
+
+def split_collected(collected: list) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The points and the per-seed cells :func:`table1_frame` collected, as two frames."""
+    frames = [item for kind, item in collected if kind == "points"]
+    cells = [item for kind, item in collected if kind == "cell"]
+    points = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["quantity", "system", "train_seed", "clip_id", "stated", "reference"])
+    return points, pd.DataFrame(cells)
 
 
 def table1_frame(predictions: pd.DataFrame, references: pd.DataFrame, config: ScoringConfig, *,
                  reference_claims: pd.DataFrame | None = None,
-                 speakers: Mapping[str, object] | None = None) -> pd.DataFrame:
+                 speakers: Mapping[str, object] | None = None, collect: list | None = None) -> pd.DataFrame:
     """Table 1 as a frame, one row per scored quantity in the paper's order.
 
     ``references``: the references table (long format, with ``half1``/``half2`` where present).
     ``reference_claims``: our system's stated values per training seed (``pooling.per_seed_values``
-    restricted to it), or ``None`` to read the confidence head (readout B).
+    restricted to it), or ``None`` to read the confidence head (readout B). ``collect``: a list that
+    receives every seed's scored points and cell, ours and the ridge's (:func:`split_collected`).
     """
     check_predictions(predictions)
     test = predictions[predictions["split"] == "test"]
@@ -122,7 +138,8 @@ def table1_frame(predictions: pd.DataFrame, references: pd.DataFrame, config: Sc
                                    "value": sel["value"].to_numpy(float)})
             if stated["clip_id"].duplicated().any():
                 raise ValueError(f"Table 1: training seed {seed} states {quantity} twice on one clip")
-            cell, stated_clips = _cell(stated, reference, len(clips), speakers, config)
+            cell, stated_clips = _cell(stated, reference, len(clips), speakers, config, collect,
+                                       quantity=quantity, system=config.reference_system, train_seed=seed)
             ours_cells.append(cell)
             ns.append(cell["n"])
             stated_shares.append(len(stated_clips) / len(clips) if clips else math.nan)
@@ -133,7 +150,8 @@ def table1_frame(predictions: pd.DataFrame, references: pd.DataFrame, config: Sc
                 rstated = pd.DataFrame({"clip_id": rsel["clip_id"].astype(str).to_numpy(),
                                         "value": pd.to_numeric(rsel["value"], errors="coerce").to_numpy(float)})
                 rstated = rstated[np.isfinite(rstated["value"].to_numpy())]
-                ridge_cells.append(_cell(rstated, reference, len(clips), speakers, config)[0])
+                ridge_cells.append(_cell(rstated, reference, len(clips), speakers, config, collect,
+                                         quantity=quantity, system=config.ridge_system, train_seed=seed)[0])
         ours = _aggregate(ours_cells, config)
         ridge_agg = _aggregate(ridge_cells, config) if ridge_cells else {
             "rho": None, "sd": None, "seeds_ranked": 0, "nmae": None, "within": None, "mark": marks.DASH}
@@ -155,66 +173,3 @@ def table1_frame(predictions: pd.DataFrame, references: pd.DataFrame, config: Sc
             **half, "over_cap": over_cap,
         })
     return pd.DataFrame(rows, columns=list(TABLE1_COLUMNS))
-
-
-def _rho_sd(rho, sd, seeds_ranked, mark) -> str:
-    """``+0.809 ± 0.012`` over several seeds, the bare value over one, the mark over none."""
-    if rho is None or (isinstance(rho, float) and not math.isfinite(rho)):
-        return mark or marks.DASH
-    if seeds_ranked and seeds_ranked > 1 and sd is not None and math.isfinite(sd):
-        return f"{marks.signed(rho)} ± {sd:.3f}"
-    return marks.signed(rho)
-
-
-def _num(value, form="{:+.3f}") -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return marks.DASH
-    return form.format(value)
-
-
-_TIER_NAMES = {Tier.EXACT.value: "Exact", Tier.MEASURABLE.value: "Measurable", Tier.STEM_ONLY.value: "Stem-only",
-               Tier.MASKED.value: "Masked" + marks.MASKED, Tier.EXCLUDED.value: "excl"}
-_ROW_NAMES = {"srmr": "SRMR", "snr": "SNR", "speaking_rate": "Speaking rate", "pause_count": "Pause count",
-              "pause_rate": "Pause rate", "f0_mean": "F0 mean", "f0_sd": "F0 s.d.", "jitter": "Jitter",
-              "shimmer": "Shimmer", "hnr": "HNR"}
-
-
-def render_table1(table: pd.DataFrame | None, config: ScoringConfig) -> str:
-    """Markdown of Table 1, or the plain statement that it is waiting for the predictions."""
-    lines = ["# Table 1: tiers — the reference system beside the matched ridge", ""]
-    if table is None:
-        return "\n".join(lines + [WAITING, ""])
-    t = table.astype(object).where(table.notna(), None)
-    lines.append("| Quantity | Tier | Stated | ρ ours | ρ ridge | nMAE ours | nMAE ridge | within-speaker ours | within-speaker ridge | cap |")
-    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in t.itertuples(index=False):
-        name = _ROW_NAMES[r.quantity] + (marks.TWIN_ROW if r.read_on == "twins" else "")
-        lines.append(
-            f"| {name} | {_TIER_NAMES[r.tier]} | {_num(r.stated, '{:.2f}')} | {_rho_sd(r.ours_rho, r.ours_sd, r.ours_seeds_ranked, r.ours_mark)} | "
-            f"{_rho_sd(r.ridge_rho, r.ridge_sd, r.ridge_seeds_ranked, r.ridge_mark)} | {marks.nmae_text(r.ours_nmae)} | {marks.nmae_text(r.ridge_nmae)} | "
-            f"{_num(r.ours_within)} | {_num(r.ridge_within)} | {_num(r.cap, '{:.2f}')} |"
-        )
-    first = t.iloc[0]
-    seeds = int(first["seeds"])
-    lines += ["", (
-        f"Notes. Readout {first['readout']} ({'the emitted text, parsed' if first['readout'] == 'A' else 'the confidence head'}), "
-        f"test split, {int(t.loc[t['read_on'] == 'mixtures', 'clips'].max() or 0)} mixtures; rows marked {marks.TWIN_ROW} are read on "
-        f"the clips' clean twins and Tier is the tier on the mixture; {marks.MASKED} a reference read outside the overlap windows. "
-        f"ρ is Spearman's (ties at average rank), the mean over the training seeds whose cell is ranked ± a sample s.d. over "
-        f"{seeds} seed{'s' if seeds != 1 else ''}; the matched ridge is scored on the clips each of our seeds stated. "
-        f"Stated is the share of the row's clips our system states the quantity on. Within-speaker ρ correlates ranks centred "
-        f"by speaker. nMAE is the MAE over that of the median reference on the same clips; [x] at or above that floor. "
-        f"Fisher-z {config.ci_level:.0%} intervals (cell table) use Fieller's variance {config.fieller_variance:g}/(n−3)."
-    )]
-    reliab = t[t["half_rho"].notna()]
-    if len(reliab):
-        parts = [f"{_ROW_NAMES[r.quantity]} {r.half_rho:.2f} → {r.stepped_up:.2f} → cap {r.cap:.2f}"
-                 for r in reliab.itertuples(index=False) if r.cap is not None]
-        lines.append("")
-        lines.append("Split-half reliability (two half-stem readings, Spearman–Brown 2r/(1+r), cap √): " + "; ".join(parts) + ".")
-        over = t[t["over_cap"].astype(bool)]
-        for r in over.itertuples(index=False):
-            lines.append(f"{_ROW_NAMES[r.quantity]}'s {marks.signed(r.ours_rho)} exceeds its cap {r.cap:.2f}"
-                         + (f"; its within-speaker ρ is {marks.signed(r.ours_within)}." if r.ours_within is not None else "."))
-    lines.append("")
-    return "\n".join(lines)

@@ -22,16 +22,11 @@ from .cells import cell_counts, excluded_quantities
 from .config import ScoringConfig
 from .stats import mean_sd
 
-# The order both tables print the ten scored quantities in (the paper's), and their column headings.
+# The order both tables print the ten scored quantities in (the paper's).
 TABLE_ORDER = ("srmr", "snr", "speaking_rate", "pause_count", "pause_rate", "f0_mean", "f0_sd", "jitter", "shimmer", "hnr")
-HEADINGS = {"srmr": "SRMR", "snr": "SNR", "speaking_rate": "Sp. rate", "pause_count": "P. count",
-            "pause_rate": "P. rate", "f0_mean": "F0 mean", "f0_sd": "F0 s.d.", "jitter": "Jitter",
-            "shimmer": "Shimmer", "hnr": "HNR"}
 assert set(TABLE_ORDER) == set(SCORED_KEYS), "Table order must name exactly the registry's scored quantities"
 
-MAX_LISTED = 12  # cells over the bar listed under each corpus block
 PANEL_CORPORA = (Corpus.LIBRIMIX.value, Corpus.AMI.value)
-CORPUS_NAMES = {"librimix": "Libri2Mix", "ami": "AMI", "twin": "Libri2Mix clean twins"}
 GRID_COLUMNS = ("corpus", "system", "quantity", "rho", "rung", "n", "distinct", "nmae", "ci_low", "ci_high",
                 "marks", "text", "seeds_run", "seeds_ranked")
 
@@ -133,61 +128,6 @@ def table2_frame(cells: pd.DataFrame, config: ScoringConfig, seed_cells: pd.Data
     grid["_ours"] = grid["system"] == config.reference_system
     grid = grid.sort_values(["_corpus", "_ours"], kind="stable").drop(columns=["_corpus", "_ours"])
     return grid.reset_index(drop=True)
-
-
-def render_table2(table: pd.DataFrame, cells: pd.DataFrame, config: ScoringConfig, *,
-                  sampling_seeds: dict[str, int] | None = None, title: str = "Table 2") -> str:
-    """Markdown: one block per corpus, the counts under it, the cells over the bar, the notes."""
-    lines = [f"# {title}: largest Spearman ρ over the rungs against the instrument", ""]
-    panel = cells[(cells["system"] != config.reference_system)]
-    for corpus in [c for c in PANEL_CORPORA if c in set(table["corpus"])]:
-        block = table[table["corpus"] == corpus]
-        tally = cell_counts(panel[panel["corpus"] == corpus], config)
-        seeds = (sampling_seeds or {}).get(corpus)
-        lines.append(f"## {CORPUS_NAMES[corpus]}" + (f" ({seeds} sampling seed{'s' if seeds != 1 else ''} pooled by clip)" if seeds else ""))
-        lines.append("")
-        lines.append("| System | " + " | ".join(HEADINGS[q] for q in TABLE_ORDER) + f" | > {config.bar:g} |")
-        lines.append("|---|" + "---:|" * len(TABLE_ORDER) + "---:|")
-        for system, rows in block.groupby("system", sort=False):
-            texts = dict(zip(rows["quantity"], rows["text"]))
-            if system == config.reference_system:
-                count = "ref."
-            else:
-                first = rows.iloc[0]
-                count = f"{int(first['over_bar'])}/{int(first['cells'])}"
-            lines.append(f"| {system} | " + " | ".join(texts[q] for q in TABLE_ORDER) + f" | {count} |")
-        lines.append("")
-        lines.append(
-            f"{CORPUS_NAMES[corpus]}: {tally['cells']} cells at n ≥ {config.n_min}, {tally['ranked']} ranked, "
-            f"{tally['constant']} under {config.distinct_min} distinct values, {tally['undefined']} undefined, "
-            f"{tally['over_bar']} over {config.bar:g}; a null panel would put {tally['null_expectation']:.2f} "
-            f"of the ranked cells over the bar in expectation."
-        )
-        over = panel[(panel["corpus"] == corpus) & panel["over_bar"]].sort_values("spearman", ascending=False)
-        for cell in over.head(MAX_LISTED).itertuples(index=False):
-            contains = "contains" if cell.ci_low <= config.bar else "clears"
-            lines.append(
-                f"- over the bar: {cell.system} / {cell.rung} / {cell.quantity} {marks.signed(cell.spearman)} "
-                f"[{cell.ci_low:.3f}, {cell.ci_high:.3f}] (interval {contains} the bar), n {cell.n}, "
-                f"{cell.distinct} distinct, nMAE {cell.nmae:.3f}"
-            )
-        if len(over) > MAX_LISTED:
-            lines.append(f"- … and {len(over) - MAX_LISTED} more cells over the bar (every cell is in the cell table)")
-        lines.append("")
-    lines += [
-        "Notes. Every panel row is parsed emitted text; the sampling seeds are pooled by clip "
-        f"(rule `{config.pool}`: {'the value of the lowest seed that states one' if config.pool == 'first' else 'the mean of the seeds that state one'}), "
-        "so n counts distinct clips carrying a parsed claim and a defined reference. An entry is the largest ρ among the "
-        "system's ranked cells over the rungs; the last column counts its cells over the bar against its cells at "
-        f"n ≥ {config.n_min}, over every rung. ρ is Spearman's, tied values at their average rank. Fisher-z "
-        f"{config.ci_level:.0%} intervals use Fieller's variance {config.fieller_variance:g}/(n−3) for Spearman's ρ. "
-        "The null expectation sums, over the ranked cells, the probability that an independent cell of the same n "
-        "clears the bar (Student-t approximation). Our row is the mean over the training seeds whose cell is ranked.",
-        "",
-        "Marks: " + marks.LEGEND,
-        "",
-    ]
-    return "\n".join(lines)
 
 
 def summary_counts(cells: pd.DataFrame, config: ScoringConfig) -> dict:
