@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import base64
 import io
+import ipaddress
 import json
 import logging
 import os
 import random
 import time
-import ipaddress
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -72,8 +72,12 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default_port
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and the loopback addresses (127.0.0.0/8, ::1)."""
+    if host.lower() in LOOPBACK_NAMES:
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -86,7 +90,7 @@ def check_endpoint(endpoint: str) -> str:
     scheme, host, _ = _origin(endpoint)
     if not host:
         raise ValueError(f"gemini: endpoint {endpoint!r} is not a URL with a host (e.g. {DEFAULT_ENDPOINT})")
-    if scheme == "https" or (scheme == "http" and _is_loopback(host)):
+    if scheme == "https" or (scheme == "http" and is_loopback(host)):
         return endpoint
     raise ValueError(
         f"gemini: endpoint {endpoint!r} must use https (plain http only to a loopback address such as 127.0.0.1), "
