@@ -2,7 +2,8 @@
 
 Everything is read through :func:`load_audio`: soundfile decodes, channels are averaged to mono, the
 signal is resampled to 16 kHz with a polyphase filter, and the result is validated. Any problem —
-a file that cannot be decoded, an empty or too-short signal, an all-zero signal, NaN or Inf samples —
+a file that cannot be decoded, an empty or too-short signal, an all-zero signal, NaN or Inf samples,
+samples far beyond full scale —
 raises :class:`AudioError`, which names the file and the reason, so that a stage can record the
 failure for that clip and carry on.
 
@@ -16,6 +17,7 @@ import os
 import tempfile
 from fractions import Fraction
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import soundfile as sf
@@ -24,6 +26,10 @@ from scipy.signal import resample_poly
 TARGET_SR = 16_000
 MIN_DURATION_S = 0.02  # shorter than one 20-ms frame there is nothing to measure
 CLIP_LEVEL = 0.999  # |x| at or above this counts as a clipped sample
+# Float files may go above full scale (our own mixtures are stored unclipped), but a sample 80 dB
+# above it is not audio: energies of such values overflow (1e160 squared is inf) and every reading
+# would come out NaN. Such a file is refused at load, naming the largest sample.
+MAX_ABS_SAMPLE = 1e4
 
 
 class AudioError(ValueError):
@@ -77,6 +83,14 @@ def validate_waveform(
     bad = ~np.isfinite(x)
     if bad.any():
         raise AudioError(source, f"{int(bad.sum())} of {x.size} samples are NaN or Inf")
+    peak = max(float(x.max()), -float(x.min()))  # no |x| copy: a one-hour clip is 460 MB already
+    if peak > MAX_ABS_SAMPLE:
+        n_out = int(np.count_nonzero(np.abs(x) > MAX_ABS_SAMPLE))
+        raise AudioError(
+            source,
+            f"{n_out} of {x.size} samples are out of range (largest magnitude {peak:.3g}, limit {MAX_ABS_SAMPLE:g}; "
+            "full scale is 1): rescale the file to audio levels",
+        )
     duration = x.size / sr
     if duration < min_duration_s:
         raise AudioError(source, f"too short: {duration * 1000:.1f} ms, need at least {min_duration_s * 1000:.0f} ms")
@@ -118,6 +132,42 @@ def load_audio(
     if max_duration_s is not None:
         data = data[: int(round(max_duration_s * target_sr))]
     return validate_waveform(data, target_sr, path, min_duration_s=min_duration_s, allow_silent=allow_silent), target_sr
+
+
+def audio_seconds(path: str | os.PathLike, target_sr: int = TARGET_SR) -> float:
+    """Duration of an audio file from its header (nothing decoded); :class:`AudioError` if unreadable."""
+    path = Path(path)
+    if not path.exists():
+        raise AudioError(path, "no such file")
+    try:
+        info = sf.info(str(path))
+    except Exception as exc:  # noqa: BLE001 - soundfile's errors on bad files vary
+        raise AudioError(path, f"cannot be decoded as audio ({type(exc).__name__}: {exc})") from exc
+    return info.frames / info.samplerate
+
+
+def stream_audio(path: str | os.PathLike, block_s: float, *, target_sr: int = TARGET_SR) -> Iterator[np.ndarray]:
+    """The file as consecutive mono blocks of ``block_s`` seconds at ``target_sr``, validated like
+    :func:`load_audio` (NaN, Inf or out-of-range samples raise :class:`AudioError` naming the time),
+    so a recording of any length is read in the memory of one block. Silence is allowed. A file at
+    another rate is resampled block by block (a filter edge at each block boundary).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise AudioError(path, "no such file")
+    try:
+        handle = sf.SoundFile(str(path))
+    except Exception as exc:  # noqa: BLE001
+        raise AudioError(path, f"cannot be decoded as audio ({type(exc).__name__}: {exc})") from exc
+    with handle:
+        sr = handle.samplerate
+        start = 0
+        for block in handle.blocks(blocksize=max(1, int(round(block_s * sr))), dtype="float64", always_2d=True):
+            where = f"{path} (at {start / sr:.1f}-{(start + block.shape[0]) / sr:.1f} s)"
+            start += block.shape[0]
+            x = to_mono(block)
+            validate_waveform(x, sr, where, min_duration_s=0.0, allow_silent=True)
+            yield resample(x, sr, target_sr)
 
 
 def write_audio(path: str | os.PathLike, x: np.ndarray, sr: int = TARGET_SR, subtype: str | None = None) -> Path:

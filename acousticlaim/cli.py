@@ -1,4 +1,8 @@
-"""The ``acousticlaim`` command line: thin commands over the library."""
+"""The ``acousticlaim`` command line: thin commands over the library.
+
+A command that meets bad input prints one line per problem on stderr (what is wrong, where, and
+what to do) and exits with status 1; a usage mistake exits with 2. Tracebacks only with ``--debug``.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,52 @@ import json
 from pathlib import Path
 from typing import Optional
 
+import click
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 console = Console()
+DEFAULT_MANIFEST = Path("data/corpus/manifest.parquet")
+
+
+def problem_lines(exc: BaseException) -> list[str]:
+    """What went wrong, one line per problem, for a person at a terminal (no traceback)."""
+    from acousticlaim.panel.importing import GenerationImportError
+
+    if isinstance(exc, GenerationImportError):
+        return [exc.errors[0] if len(exc.errors) == 1 else f"{exc.path}: {len(exc.errors)} problems, nothing imported",
+                *(exc.errors if len(exc.errors) > 1 else [])]
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return [f"{exc.filename}: {exc.strerror.lower()}"]
+    if isinstance(exc, (ValueError, RuntimeError, OSError, LookupError)) and str(exc) and type(exc) not in (KeyError, IndexError):
+        return [line for line in str(exc).splitlines() if line.strip()]
+    return [f"unexpected {type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'}; this is a bug in "
+            "acousticlaim: rerun with --debug for the traceback and report it"]
+
+
+class _Commands(TyperGroup):
+    """Runs a command and turns any exception into one line per problem (the traceback with --debug)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the one place errors become messages
+            if ctx.params.get("debug"):
+                raise
+            for line in problem_lines(exc):
+                typer.echo(f"error: {line}", err=True)
+            raise typer.Exit(code=1) from None
+
+
+app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False)
+
+
+@app.callback()
+def _options(debug: bool = typer.Option(False, "--debug", help="show the Python traceback of an error")) -> None:
+    """AcoustiClaim: instruments, claims and scoring for what audio-language models say about a recording."""
 
 
 @app.command()
@@ -91,7 +136,10 @@ def measure(
                 table.add_row("F0 contour", f"median {contour['median_hz']} Hz, 10-90 % range {contour['range_st']} st, "
                               f"slope {contour['slope_st_per_s']} st/s, voiced {contour['voiced_fraction']:.0%}", "")
             console.print(table)
-    if any(r.error for r in results):
+    failed = [r for r in results if r.error]
+    for r in failed:
+        typer.echo(f"error: {r.error}", err=True)
+    if failed:
         raise typer.Exit(code=1)
 
 
@@ -110,7 +158,7 @@ def check(
     try:
         from acousticlaim.claims.parser import parse
     except ImportError as exc:
-        console.print(f"[red]the claim parser (acousticlaim.claims.parser) is not available in this build: {exc}")
+        typer.echo(f"error: the claim parser (acousticlaim.claims.parser) is not available in this build: {exc}; rebuild it with maturin", err=True)
         raise typer.Exit(code=2)
     claims = parse(text)
     measurement = measure_file(file)
@@ -130,6 +178,7 @@ def check(
             table.add_row(c.quantity, f"{c.stated:.4g}", measured, c.unit, err, rel, c.note)
         console.print(table)
     if measurement.error:
+        typer.echo(f"error: {measurement.error}", err=True)
         raise typer.Exit(code=1)
 
 
@@ -138,17 +187,18 @@ def import_generations_cmd(
     file: Path = typer.Argument(..., help="generations made elsewhere: our JSONL, or the paper's released per-run JSON"),
     system: str = typer.Option(..., "--system", help="the panel name to file them under (data/generations/<system>.jsonl)"),
     out: Path = typer.Option(Path("data/generations"), help="the generations folder"),
+    manifest: Optional[Path] = typer.Option(
+        None, help="clips the generations may name: a corpus manifest.parquet (or its folder), a CSV with clip_id/"
+        "mixture_ID/filename, or a text file of ids; default data/corpus/manifest.parquet when it exists"),
 ) -> None:
     """Validate every record of FILE and add the generations to the system's store (nothing is written if any is malformed)."""
-    from acousticlaim.panel.importing import GenerationImportError, import_generations
+    from acousticlaim.panel.importing import import_generations
     from acousticlaim.panel.systems import check_system_name
 
-    try:
-        check_system_name(system)
-        summary = import_generations(file, system, out)
-    except (GenerationImportError, ValueError) as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(code=1)
+    check_system_name(system)
+    if manifest is None and DEFAULT_MANIFEST.exists():
+        manifest = DEFAULT_MANIFEST
+    summary = import_generations(file, system, out, manifest=manifest)
     typer.echo(
         f"{summary.path} ({summary.format}): {summary.n_records} generations, {summary.n_written} written, "
         f"{summary.n_skipped} already present -> {summary.store}"
@@ -175,7 +225,7 @@ def audit_parser_cmd(
     try:
         items = load_labels(labels)
     except LabelsError as e:
-        console.print(f"[red]{e}[/red]")
+        typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
     report = audit(items)
     print(format_report(report))
@@ -203,6 +253,9 @@ def rescore_release_cmd(
     from acousticlaim.scoring.config import ScoringConfig
     from acousticlaim.scoring.release import PAPER_SYSTEM_ORDER, panel_files_in, rescore_release, write_release
 
+    for option, folder in (("--panel", panel), ("--release", release)):
+        if not folder.is_dir():
+            raise FileNotFoundError(f"{option} {folder}: no such folder; give the folder with {option} PATH")
     group = dict(load_params(params).get("scores") or {}) if params.exists() else {}
     group.setdefault("system_order", list(PAPER_SYSTEM_ORDER))
     if pool is not None:

@@ -61,8 +61,7 @@ def instrument_timers() -> None:
     """Wrap the library entry points (module attributes the readers look up at call time)."""
     praat.call = _timed("praat", praat.call)
     timing.call = _timed("praat", timing.call)
-    srmr.gammatone_envelopes = _timed("srmr_filterbank", srmr.gammatone_envelopes)
-    srmr.modulation_energy = _timed("srmr_filterbank", srmr.modulation_energy)
+    srmr._modulation_energy_mean = _timed("srmr_filterbank", srmr._modulation_energy_mean)
     overlap.speech_segments = _timed("silero_vad", overlap.speech_segments)
     references.load_audio = _timed("decode", references.load_audio)
 

@@ -50,7 +50,7 @@ def test_measure_bad_file_reports_and_exits_nonzero(tmp_path):
     bad.write_bytes(b"nope")
     result = runner.invoke(app, ["measure", str(bad)])
     assert result.exit_code == 1
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert "cannot be decoded" in out["error"]
     assert all(not r["defined"] and "cannot be decoded" in r["reason"] for r in out["readings"].values())
 

@@ -69,7 +69,7 @@ def test_malformed_released_records_are_all_named_and_nothing_is_written(tmp_pat
     with pytest.raises(GenerationImportError) as err:
         import_generations(src, "af3", tmp_path / "gens")
     msg = str(err.value)
-    assert f"{src}:results.Audio-Flamingo-3.P0_free.generations[1].stem: expected a non-empty clip id" in msg
+    assert f"{src}:results.Audio-Flamingo-3.P0_free.generations[1].stem: clip id '' cannot name a file" in msg
     assert f"{src}:results.Audio-Flamingo-3.P0_free.generations[2].text: expected a string, got int" in msg
     assert "generations[3]: clip 'a_b' already appears at" in msg
     assert f"{src}:results.Audio-Flamingo-3.P9_extra: unknown rung" in msg
@@ -77,7 +77,7 @@ def test_malformed_released_records_are_all_named_and_nothing_is_written(tmp_pat
     assert len(err.value.errors) == 5
     assert not (tmp_path / "gens/af3.jsonl").exists()
 
-    with pytest.raises(GenerationImportError, match="seed: expected a non-negative integer"):
+    with pytest.raises(GenerationImportError, match="seed: expected an integer sampling seed from 0 to 4294967295"):
         read_generations(write(tmp_path, "noseed.json", released(GOOD, seed=None)), "af3")
     with pytest.raises(GenerationImportError, match="corpus: 'timit' is not one of"):
         read_generations(write(tmp_path, "corpus.json", released(GOOD, corpus="timit")), "af3")
@@ -103,7 +103,7 @@ def test_our_jsonl_is_validated_line_by_line(tmp_path):
     with pytest.raises(GenerationImportError) as err:
         import_generations(src, "qwen", tmp_path / "gens2")
     msg = str(err.value)
-    assert f"{src}:2: seed must be a non-negative integer" in msg
+    assert f"{src}:2: seed must be an integer from 0 to 4294967295" in msg
     assert f"{src}:3: not valid JSON" in msg
     assert f"{src}:4: the record is for system 'other', imported as 'qwen'" in msg
     assert f"{src}:5: prompt_version 'v0' is not this project's" in msg

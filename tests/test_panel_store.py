@@ -38,11 +38,11 @@ def test_record_round_trip_and_nullable_metadata():
 
 @pytest.mark.parametrize("change, message", [
     ({"rung": "P9_other"}, "rung 'P9_other' is not one of"),
-    ({"seed": -1}, "seed must be a non-negative integer"),
-    ({"seed": True}, "seed must be a non-negative integer"),
+    ({"seed": -1}, "seed must be an integer from 0 to 4294967295"),
+    ({"seed": True}, "seed must be an integer from 0 to 4294967295"),
     ({"corpus": "timit"}, "corpus 'timit' is not one of"),
     ({"text": None}, "text must be a string"),
-    ({"n_tokens": 2.5}, "n_tokens must be a non-negative integer or null"),
+    ({"n_tokens": 2.5}, "n_tokens must be an integer from 0 to 2147483647 or null"),
     ({"truncated": "no"}, "truncated must be true, false or null"),
     ({"seconds": -1}, "seconds must be a finite number"),
     ({"clip_id": ""}, "'clip_id' must be a non-empty string"),

@@ -73,3 +73,28 @@ def test_unmeasurable_inputs_are_explained():
     assert not short.defined and "shorter than one 256-ms modulation frame" in short.reason
     silent = srmr(np.zeros(16000), 16000)
     assert not silent.defined and "silent" in silent.reason
+
+
+def test_blocks_give_the_reading_of_the_whole_clip(monkeypatch):
+    """Fast mode runs in blocks of envelope columns; the block size must not change the value."""
+    import acousticlaim.instruments.srmr as srmr_module
+
+    x, fs = sf.read(GOLDEN_DIR / "arctic_a0007_rt60_0.6.wav", dtype="float64")
+    x = np.concatenate([x, x[::-1], x])  # ~3x the file, so many blocks at the small sizes
+    whole = {}
+    for norm in (False, True):
+        monkeypatch.setattr(srmr_module, "BLOCK_COLUMNS", 10**9)
+        whole[norm] = srmr_details(x, fs, SRMRParams(norm=norm))
+        for block in (7, 103, 1000):  # smaller than a modulation frame, one frame, many frames
+            monkeypatch.setattr(srmr_module, "BLOCK_COLUMNS", block)
+            reading, avg, kstar = srmr_details(x, fs, SRMRParams(norm=norm))
+            assert reading.value == pytest.approx(whole[norm][0].value, rel=1e-12)
+            assert np.allclose(avg, whole[norm][1], rtol=1e-12, atol=0) and kstar == whole[norm][2]
+
+
+def test_clips_shorter_than_one_spectrogram_frame_and_long_normal_mode_are_explained():
+    for n in (320, 400, 511):  # 20-32 ms: shorter than the 512-point spectrogram frame
+        reading = srmr(np.random.default_rng(n).normal(0, 0.1, n), 16000)
+        assert not reading.defined and "shorter than one 256-ms modulation frame" in reading.reason
+    long_normal = srmr(np.zeros(16000 * 601), 16000, fast=False)
+    assert not long_normal.defined and "limited to 600 s" in long_normal.reason

@@ -177,34 +177,38 @@ class ClaimColumns:
         )
 
 
-def _parse_arrow(texts, truncated, threads: int) -> ClaimColumns:
-    """A pyarrow string/large_string Array or ChunkedArray, parsed in one batch from its buffers."""
+def _arrow_arrays(texts) -> list:
+    """The ``(schema, array)`` capsule pairs of an Arrow array, a pyarrow ChunkedArray (one pair per
+    chunk) or any object with ``__arrow_c_array__`` (the Arrow PyCapsule interface)."""
     import pyarrow as pa
 
+    if isinstance(texts, (pa.Array, pa.ChunkedArray)) and not (
+        pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type)
+    ):
+        raise TypeError(f"parse_batch() needs a string or large_string Arrow array, not {texts.type}")
     chunks = list(texts.chunks) if isinstance(texts, pa.ChunkedArray) else [texts]
-    kind = texts.type
-    if pa.types.is_string(kind):
-        large = False
-    elif pa.types.is_large_string(kind):
-        large = True
-    else:
-        raise TypeError(f"parse_batch() needs a string or large_string Arrow array, not {kind}")
-    spec = []
-    for arr in chunks:
-        validity, offsets, data = arr.buffers()[:3]
-        spec.append(
-            (
-                offsets.address,
-                offsets.size,
-                data.address if data is not None else 0,
-                data.size if data is not None else 0,
-                validity.address if validity is not None else 0,
-                validity.size if validity is not None else 0,
-                arr.offset,
-                len(arr),
-            )
+    return [chunk.__arrow_c_array__() for chunk in chunks]
+
+
+def _is_missing(text) -> bool:
+    """None, NaN (a pandas Series of texts with gaps) or pandas' NA: a text that is not there."""
+    return text is None or text is pd.NA or (isinstance(text, float) and text != text)
+
+
+def _texts_for_batch(texts) -> list:
+    """``texts`` as a list for the extension: a bare string is refused; a missing text is an empty one."""
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(
+            f"parse_batch() takes a collection of texts, not one {type(texts).__name__} (it would be read "
+            "character by character): use parse(text) for one text, or parse_batch([text])"
         )
-    return ClaimColumns._from_raw(_parser.parse_arrow(spec, large, texts, truncated, threads))
+    if isinstance(texts, pd.Series):
+        texts = texts.tolist()
+    elif not isinstance(texts, (list, tuple)):
+        texts = list(texts)
+    if any(_is_missing(t) for t in texts):
+        texts = ["" if _is_missing(t) else t for t in texts]
+    return texts
 
 
 def parse_batch(
@@ -214,26 +218,19 @@ def parse_batch(
     threads: int | None = None,
 ) -> ClaimColumns:
     """Parse many texts into columns. ``texts``: a sequence of ``str``, a pandas Series of ``str``,
-    or a pyarrow string/large_string (Chunked)Array (read zero-copy; nulls state nothing).
+    or Arrow strings (a pyarrow string/large_string Array or ChunkedArray, or any object with
+    ``__arrow_c_array__``, read zero-copy through the Arrow PyCapsule interface). A missing text
+    (``None``, NaN in a Series, an Arrow null) states nothing; a bare ``str`` is a ``TypeError``.
     ``truncated[i]`` marks generations cut at the token cap. ``threads``: None = all cores, 1 = this
     thread only, n = n threads. The GIL is released while parsing."""
     nthreads = 0 if threads is None else int(threads)
     if nthreads < 0:
         raise ValueError(f"threads must be None or >= 1, not {threads}")
     mask = None if truncated is None else [bool(x) for x in truncated]
-    try:
-        import pyarrow as pa
+    import pyarrow as pa
 
-        is_arrow = isinstance(texts, (pa.Array, pa.ChunkedArray))
-    except ImportError:  # pragma: no cover - pyarrow is a dependency
-        is_arrow = False
-    if is_arrow:
-        n = len(texts)
-        if mask is not None and len(mask) != n:
-            raise ValueError(f"truncated has {len(mask)} entries for {n} texts")
-        return _parse_arrow(texts, mask, nthreads)
-    if isinstance(texts, pd.Series):
-        texts = texts.tolist()
-    elif not isinstance(texts, (list, tuple)):
-        texts = list(texts)
+    if isinstance(texts, pa.ChunkedArray) or hasattr(texts, "__arrow_c_array__"):
+        arrays = _arrow_arrays(texts)
+        return ClaimColumns._from_raw(_parser.parse_arrow(arrays, mask, nthreads))
+    texts = _texts_for_batch(texts)
     return ClaimColumns._from_raw(_parser.parse_many(texts, mask, nthreads))

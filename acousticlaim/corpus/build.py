@@ -51,6 +51,7 @@ from acousticlaim.executor import check_failures, map_clips, rejected_failures_p
 from acousticlaim.failures import Failure, write_failures
 from acousticlaim.io import write_json, write_parquet
 from acousticlaim.params import settings_from
+from acousticlaim.safe_names import clip_id_problem, path_under
 
 SPLITS = ("train", "test")
 STAGE = "corpus"
@@ -174,9 +175,10 @@ def plan_libri2mix(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
         if n is not None:
             meta = meta.head(n)
         rng = np.random.default_rng([int(cfg["seed"]), 200 + SPLITS.index(split)])
-        for rec in meta.itertuples(index=False):
+        for row, rec in enumerate(meta.itertuples(index=False)):
             job = {
                 "source": "libri2mix", "split": split, "out": str(out), "mixture_id": rec.mixture_id,
+                "origin": f"{csv} row {row + 1} (mixture_ID)",
                 "legs": [{"utt": rec.utt_1, "speaker": rec.speaker_1, "path": rec.path_1, "transcript": ""},
                          {"utt": rec.utt_2, "speaker": rec.speaker_2, "path": rec.path_2, "transcript": ""}],
                 "s2_offset_s": 0.0, "max_duration_s": float(cfg["max_duration_s"]),
@@ -241,12 +243,24 @@ def _conditions(job: dict, n: int):
         yield f"making {what} ({cond['soundscape']}: {noise_label(cond['sources']) or 'no sources'})", make
 
 
+def _bad_clip_id(job: dict, clip_id: Any) -> dict | None:
+    """A recorded failure (naming where the id came from) for an id that cannot name a file, else None."""
+    problem = clip_id_problem(clip_id)
+    if problem is None:
+        return None
+    where = job.get("origin") or f"{job['source']} clip"
+    return {"rows": [], "events": [], "failures": [Failure(str(clip_id), STAGE, f"{where}: {problem}; the clip is skipped")]}
+
+
 def build_mixture(job: dict) -> dict:
     """Build one mixture (or, for the RSA-Bench design, one sample's conditions), its stems and twin.
 
     Returns manifest rows, scene events, and a recorded failure naming the step that failed."""
     out = Path(job["out"])
     mix_id, split = job["mixture_id"], job["split"]
+    bad_id = _bad_clip_id(job, mix_id)
+    if bad_id:
+        return bad_id
     step = "synthesising or reading the two talkers"
     built = []
     try:
@@ -269,7 +283,7 @@ def build_mixture(job: dict) -> dict:
         return {"rows": [], "events": [], "failures": [Failure(
             mix_id, STAGE, f"the mixture could not be built while {step} ({type(exc).__name__}: {exc})")]}
 
-    stem_dir = out / "stems" / split / mix_id
+    stem_dir = path_under(out, "stems", split, mix_id)
     first = built[0][1]  # the talkers' stems are the same in every condition of a sample
     s1_path = write_audio(stem_dir / "s1.flac", first.s1)
     s2_path = write_audio(stem_dir / "s2.flac", first.s2)
@@ -277,7 +291,7 @@ def build_mixture(job: dict) -> dict:
     rows, events = [], []
     for suffix, mix, fields, scene_events in built:
         clip_id = f"{mix_id}{suffix}"
-        mix_path = write_audio(out / "audio" / split / f"{clip_id}.flac", mix.mixture)
+        mix_path = write_audio(path_under(out, "audio", split, f"{clip_id}.flac"), mix.mixture)
         # a scene's sparse sources (ticks, thunder) at the speech's RMS peak above full scale: their stem is
         # float WAV so the injected interference, not a clipped copy, is what the SNR reference reads
         noise_path = write_audio(stem_dir / f"noise{suffix}{'.wav' if fields else '.flac'}", mix.noise)
@@ -316,6 +330,9 @@ def build_mixture(job: dict) -> dict:
 
 def build_ami_clip(job: dict) -> dict:
     out = Path(job["out"])
+    bad_id = _bad_clip_id(job, job["clip_id"])
+    if bad_id:
+        return bad_id
     length_s = job["end_s"] - job["start_s"]
     try:
         x, _ = load_audio(job["path"], offset_s=job["start_s"], max_duration_s=length_s)
@@ -325,7 +342,7 @@ def build_ami_clip(job: dict) -> dict:
         return {"rows": [], "events": [], "failures": [Failure(
             job["clip_id"], STAGE, f"{job['path']}: the recording ends at {job['start_s'] + x.size / TARGET_SR:.2f} s, "
                                    f"before the clip's end at {job['end_s']:.2f} s")]}
-    path = write_audio(out / "audio" / "test" / f"{job['clip_id']}.flac", x)
+    path = write_audio(path_under(out, "audio", "test", f"{job['clip_id']}.flac"), x)
     return {"events": [], "rows": [{
         "clip_id": job["clip_id"], "corpus": "ami", "source": "ami", "split": "test", "kind": "clip",
         "audio_path": _rel(path, out), "speaker_1": job.get("speaker"), "meeting": job["meeting"],

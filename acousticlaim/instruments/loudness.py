@@ -37,18 +37,40 @@ def loudness_summary(x: np.ndarray, sr: int) -> dict[str, Any]:
     if duration < BLOCK_S:
         reason = f"loudness undefined: {duration * 1000:.0f} ms is shorter than one 400-ms gating block"
         return {"integrated_lufs": Reading.undefined(reason), "momentary_sd_lu": None, "momentary_min_lufs": None, "momentary_max_lufs": None, "contour_lufs": []}
+    blocks = block_loudness(x, sr)
+    block_times = BLOCK_S * 0.25 * np.arange(blocks.size) + BLOCK_S / 2  # block centres
+    return loudness_of_blocks(blocks, block_times, duration)
+
+
+def block_loudness(x: np.ndarray, sr: int) -> np.ndarray:
+    """The loudness (LUFS) of each 400-ms block, every 100 ms (pyloudnorm's K-weighting and blocks)."""
     meter = pyloudnorm.Meter(sr, block_size=BLOCK_S)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        integrated = meter.integrated_loudness(np.asarray(x, dtype=np.float64))
-    blocks = np.asarray(meter.blockwise_loudness, dtype=np.float64)
-    block_times = BLOCK_S * 0.25 * np.arange(blocks.size) + BLOCK_S / 2  # block centres
+        meter.integrated_loudness(np.asarray(x, dtype=np.float64))
+    return np.asarray(meter.blockwise_loudness, dtype=np.float64)
+
+
+def gated_loudness(blocks: np.ndarray) -> float:
+    """BS.1770-4 integrated loudness from block loudness values: the absolute gate (−70 LUFS), the
+    relative gate (10 LU below the mean of the blocks above it), the mean power of those left."""
+    with np.errstate(divide="ignore"):
+        power = 10.0 ** ((blocks + 0.691) / 10.0)
+        audible = np.isfinite(blocks) & (blocks >= ABSOLUTE_GATE_LUFS)
+        if not audible.any():
+            return float("nan")
+        relative = -0.691 + 10.0 * np.log10(power[audible].mean()) - 10.0
+        kept = audible & (blocks > relative) & (blocks > ABSOLUTE_GATE_LUFS)
+        return float(-0.691 + 10.0 * np.log10(power[kept].mean())) if kept.any() else float("nan")
+
+
+def loudness_of_blocks(blocks: np.ndarray, block_times: np.ndarray, duration: float) -> dict[str, Any]:
+    """The loudness summary from block loudness values at their centre times (s)."""
     audible = np.isfinite(blocks) & (blocks >= ABSOLUTE_GATE_LUFS)
-    result: dict[str, Any] = {
-        "integrated_lufs": Reading.of(integrated, "loudness undefined: every 400-ms block is below the -70 LUFS absolute gate (silence)"),
+    return {
+        "integrated_lufs": Reading.of(gated_loudness(blocks), "loudness undefined: every 400-ms block is below the -70 LUFS absolute gate (silence)"),
         "momentary_sd_lu": round(float(np.std(blocks[audible])), 2) if audible.sum() > 1 else None,
         "momentary_min_lufs": round(float(blocks[audible].min()), 2) if audible.any() else None,
         "momentary_max_lufs": round(float(blocks[audible].max()), 2) if audible.any() else None,
         "contour_lufs": coarse_contour(block_times[audible], blocks[audible], duration),
     }
-    return result

@@ -46,9 +46,13 @@ def frame_energies(x: np.ndarray, sr: int, frame_s: float = FRAME_S, hop_s: floa
 
 def dynamic_range_snr(x: np.ndarray, sr: int) -> Reading:
     """10·log10(P90 / P10) of 25-ms frame energies every 10 ms, in dB."""
-    energy = frame_energies(x, sr)
+    return dynamic_range_of(frame_energies(x, sr), x.shape[0] / sr)
+
+
+def dynamic_range_of(energy: np.ndarray, seconds: float) -> Reading:
+    """The dynamic-range SNR of frame energies already computed (a long file's, block by block)."""
     if energy.size == 0:
-        return Reading.undefined(f"dynamic-range SNR undefined: {x.shape[0] / sr * 1000:.0f} ms is shorter than one 25-ms frame")
+        return Reading.undefined(f"dynamic-range SNR undefined: {seconds * 1000:.0f} ms is shorter than one 25-ms frame")
     high, low = np.percentile(energy, [HIGH_PERCENTILE, LOW_PERCENTILE])
     if high <= 0:
         return Reading.undefined("dynamic-range SNR undefined: the 90th-percentile frame is digital silence (the signal is silent)")

@@ -24,11 +24,16 @@ which ``SPEC.md`` pins:
 5. **SRMR** = energy of modulation bands 1–4 over bands 5..K\\*. ``norm`` (off by default and
    in the SPEC) clips the energies to a 30-dB range below the peak first.
 
-Two deliberate differences from SRMRpy, neither of which changes a value SRMRpy returns: the
-spectrogram and the frame energies are vectorised instead of looped, and where SRMRpy leaves K\\*
+Three deliberate differences from SRMRpy, none of which changes a value SRMRpy returns beyond
+rounding: the spectrogram and the frame energies are vectorised instead of looped; fast mode runs in
+blocks of about 10 s of envelope (the modulation filters carry their state across blocks and a frame
+straddling two blocks waits for its samples), so a one-hour meeting measures in the memory of a
+10-s clip instead of SRMRpy's ~4.7 MB per second of audio; and where SRMRpy leaves K\\*
 unassigned (a bandwidth exactly on a cut-off, or below the fifth, which cannot happen with a
 125-Hz lowest channel) we take the band whose range the bandwidth reaches. A clip shorter than one
-modulation frame, or with no envelope energy, is an undefined reading, not an exception.
+modulation frame (or than one 32-ms spectrogram frame), or with no envelope energy, is an undefined
+reading, not an exception. Normal mode (opt-in, ~20x slower) filters the whole clip at the audio rate at
+once and is limited to 10 minutes; longer clips are read in fast mode.
 
 ``tests/test_srmr.py`` checks the values against SRMRpy's on real speech (``../shared/data/srmr_golden``).
 """
@@ -37,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 from gammatone.fftweight import fft_weights
@@ -122,54 +128,117 @@ def _centred_hann(nfft: int, nwin: int) -> np.ndarray:
     return win
 
 
-def fft_gammatonegram(x: np.ndarray, fs: int, n_filters: int, low_freq: float) -> np.ndarray:
-    """The FFT-weighted gammatonegram (``gammatone.fftweight.fft_gtgram``), vectorised.
+BLOCK_COLUMNS = 4096  # envelope samples per block (about 10 s at the fast envelope rate)
+NORMAL_MODE_MAX_S = 600.0  # normal mode filters the whole clip at the audio rate (23 x 8 bytes per sample)
 
-    Frames start every ``hop`` samples at ``0 <= b < len(x) - nfft``; the output has
-    ``1 + (len(x) - nfft) // hop`` columns, the last one zero when the loop stops short of it.
+
+def _fast_envelope_blocks(samples: Iterable[np.ndarray], fs: int, n_filters: int, low_freq: float, block_cols: int) -> Iterator[np.ndarray]:
+    """The FFT-weighted gammatonegram (``gammatone.fftweight.fft_gtgram``) of a signal given as
+    consecutive blocks of samples, ``block_cols`` columns at a time.
+
+    Frames start every ``hop`` samples at ``0 <= b < len(x) - nfft``; there are
+    ``1 + (len(x) - nfft) // hop`` columns, the last one zero when the loop stops short of it. A frame
+    is computed once its samples and at least one more have arrived (so the last start, which the
+    loop excludes, is never computed early); the samples no later frame needs are dropped, so memory
+    does not grow with the signal.
     """
     weights, nfft, nwin, nhop = _fft_gammatone_weights(int(fs), int(n_filters), float(low_freq))
-    n = x.shape[0]
-    n_cols = 1 + (n - nfft) // nhop
-    starts = np.arange(0, n - nfft, nhop)
     window = _centred_hann(nfft, nwin)
-    frames = np.lib.stride_tricks.sliding_window_view(x, nfft)[starts] * window
-    spectrum = np.abs(np.fft.rfft(frames, axis=1)).T  # (nfft/2 + 1, frames)
-    magnitudes = np.zeros((spectrum.shape[0], n_cols))
-    magnitudes[:, : starts.size] = spectrum
-    return weights.dot(magnitudes) / nfft
+    buffer, buffer_start, next_col, total = np.zeros(0), 0, 0, 0
+    for block in samples:
+        buffer = np.concatenate([buffer, np.asarray(block, dtype=np.float64)])
+        total += len(block)
+        ready = -(-(total - nfft) // nhop) if total > nfft else 0  # starts b with b + nfft < total
+        while next_col < ready:
+            k1 = min(next_col + block_cols, ready)
+            segment = buffer[next_col * nhop - buffer_start : (k1 - 1) * nhop + nfft - buffer_start]
+            frames = np.lib.stride_tricks.sliding_window_view(segment, nfft)[::nhop] * window
+            yield weights.dot(np.abs(np.fft.rfft(frames, axis=1)).T) / nfft
+            next_col = k1
+        drop = next_col * nhop - buffer_start
+        buffer, buffer_start = buffer[drop:], buffer_start + drop
+    if total >= nfft and 1 + (total - nfft) // nhop > next_col:  # the column the loop stops short of
+        yield np.zeros((weights.shape[0], 1 + (total - nfft) // nhop - next_col))
 
 
-def gammatone_envelopes(x: np.ndarray, fs: int, params: SRMRParams) -> tuple[np.ndarray, float]:
-    """(channel envelopes, envelope rate): the acoustic filterbank stage."""
+def _sample_blocks(x: np.ndarray, block_samples: int) -> Iterator[np.ndarray]:
+    for start in range(0, x.shape[0], block_samples):
+        yield x[start : start + block_samples]
+
+
+def fft_gammatonegram(x: np.ndarray, fs: int, n_filters: int, low_freq: float) -> np.ndarray:
+    """The whole FFT-weighted gammatonegram, shape (channels, columns) (see :func:`_fast_envelope_blocks`)."""
+    x = np.asarray(x, dtype=np.float64)
+    blocks = list(_fast_envelope_blocks([x], fs, n_filters, low_freq, BLOCK_COLUMNS))
+    return np.concatenate(blocks, axis=1) if blocks else np.zeros((n_filters, 0))
+
+
+def gammatone_envelopes(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, params: SRMRParams) -> tuple[Iterator[np.ndarray], float]:
+    """(channel envelopes in blocks of columns, envelope rate): the acoustic filterbank stage.
+
+    ``x`` is a waveform, or (fast mode) a function returning its consecutive blocks of samples (a
+    file streamed from disk). Fast mode streams the gammatonegram block by block. Normal mode takes
+    the analytic-signal magnitude of the whole clip (the Hilbert transform is not causal), as one block.
+    """
     if params.fast:
-        return fft_gammatonegram(x, fs, params.n_cochlear_filters, params.low_freq), FAST_ENVELOPE_RATE
+        hop = _fft_gammatone_weights(int(fs), params.n_cochlear_filters, float(params.low_freq))[3]
+        samples = x() if callable(x) else _sample_blocks(x, BLOCK_COLUMNS * hop)
+        blocks = _fast_envelope_blocks(samples, fs, params.n_cochlear_filters, params.low_freq, BLOCK_COLUMNS)
+        return blocks, FAST_ENVELOPE_RATE
+    if callable(x):
+        x = np.concatenate(list(x()))
     cfs = centre_freqs(fs, params.n_cochlear_filters, params.low_freq)
     channels = erb_filterbank(x, make_erb_filters(fs, cfs))
-    return np.abs(hilbert(channels, axis=-1)), float(fs)
+    return iter([np.abs(hilbert(channels, axis=-1))]), float(fs)
 
 
-def modulation_energy(envelopes: np.ndarray, envelope_rate: float, params: SRMRParams) -> np.ndarray:
-    """Windowed modulation-band energy, shape (channels, 8, frames)."""
+def modulation_energy(envelope_blocks: Iterable[np.ndarray], envelope_rate: float, params: SRMRParams) -> Iterator[np.ndarray]:
+    """Windowed modulation-band energy, in blocks of frames, each of shape (channels, 8, frames).
+
+    The band-pass filters carry their state from block to block and the samples of a frame that
+    straddles two blocks are kept until the frame is whole, so the frames and their energies are
+    those of the whole clip filtered at once (to rounding), while only one block is held at a time.
+    """
     frame = int(np.ceil(FRAME_S * envelope_rate))
     hop = int(np.ceil(HOP_S * envelope_rate))
-    n_frames = 1 + (envelopes.shape[1] - frame) // hop
     window_sq = (np.hamming(frame + 1)[:-1]) ** 2  # periodic Hamming, squared
-    cfs = modulation_centre_frequencies(params.min_cf, params.max_cf)
-    energy = np.zeros((envelopes.shape[0], N_MODULATION_FILTERS, max(n_frames, 0)))
-    if n_frames <= 0:
-        return energy
-    for j, w0 in enumerate(2.0 * np.pi * cfs / envelope_rate):
-        b, a = modulation_filter(w0)
-        band = lfilter(b, a, envelopes, axis=-1) ** 2
-        frames = np.lib.stride_tricks.sliding_window_view(band, frame, axis=-1)[:, : n_frames * hop : hop]
-        energy[:, j, :] = frames @ window_sq
-    return energy
+    filters = [modulation_filter(w0) for w0 in 2.0 * np.pi * modulation_centre_frequencies(params.min_cf, params.max_cf) / envelope_rate]
+    states: list[np.ndarray] | None = None
+    pending: np.ndarray | None = None  # squared band samples from the next frame's start on
+    for envelopes in envelope_blocks:
+        if states is None:
+            states = [np.zeros((envelopes.shape[0], 2)) for _ in filters]
+            pending = np.zeros((envelopes.shape[0], N_MODULATION_FILTERS, 0))
+        bands = np.empty((envelopes.shape[0], N_MODULATION_FILTERS, envelopes.shape[1]))
+        for j, (b, a) in enumerate(filters):
+            filtered, states[j] = lfilter(b, a, envelopes, axis=-1, zi=states[j])
+            bands[:, j, :] = filtered**2
+        buffer = np.concatenate([pending, bands], axis=-1)
+        n_frames = 0 if buffer.shape[-1] < frame else 1 + (buffer.shape[-1] - frame) // hop
+        if n_frames:
+            frames = np.lib.stride_tricks.sliding_window_view(buffer, frame, axis=-1)[:, :, : n_frames * hop : hop]
+            yield frames @ window_sq
+        pending = buffer[:, :, n_frames * hop :]
 
 
-def _normalise_energy(energy: np.ndarray, drange_db: float = NORM_RANGE_DB) -> np.ndarray:
-    peak = np.max(np.mean(energy, axis=0))
-    return np.clip(energy, peak * 10.0 ** (-drange_db / 10.0), peak)
+def _modulation_energy_mean(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, params: SRMRParams) -> tuple[np.ndarray, int]:
+    """(energy per channel and band averaged over frames, number of frames); two passes with ``norm``."""
+    def blocks() -> Iterator[np.ndarray]:
+        envelopes, rate = gammatone_envelopes(x, fs, params)
+        return modulation_energy(envelopes, rate, params)
+
+    clip_range: tuple[float, float] | None = None
+    if params.norm:  # the 30-dB range is set by the peak over the whole clip: one pass to find it
+        peak = max((float(np.max(np.mean(e, axis=0))) for e in blocks()), default=0.0)
+        clip_range = (peak * 10.0 ** (-NORM_RANGE_DB / 10.0), peak)
+    total = np.zeros((params.n_cochlear_filters, N_MODULATION_FILTERS))
+    n_frames = 0
+    for energy in blocks():
+        if clip_range is not None:
+            energy = np.clip(energy, *clip_range)
+        total += energy.sum(axis=2)
+        n_frames += energy.shape[2]
+    return (total / n_frames if n_frames else total), n_frames
 
 
 def _kstar(bandwidth: float, cutoffs: np.ndarray) -> int:
@@ -180,16 +249,25 @@ def _kstar(bandwidth: float, cutoffs: np.ndarray) -> int:
     return 5
 
 
-def srmr_details(x: np.ndarray, fs: int, params: SRMRParams = SRMRParams()) -> tuple[Reading, np.ndarray, int]:
-    """(SRMR reading, mean energy per channel and modulation band, K*)."""
-    x = np.asarray(x, dtype=np.float64)
-    envelopes, rate = gammatone_envelopes(x, fs, params)
-    energy = modulation_energy(envelopes, rate, params)
-    if energy.shape[2] == 0:
-        return Reading.undefined(f"SRMR undefined: {x.size / fs:.3f} s is shorter than one {FRAME_S * 1000:.0f}-ms modulation frame"), np.zeros((0, 0)), 0
-    if params.norm:
-        energy = _normalise_energy(energy)
-    avg = energy.mean(axis=2)
+def srmr_details(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, params: SRMRParams = SRMRParams(),
+                 *, n_samples: int | None = None) -> tuple[Reading, np.ndarray, int]:
+    """(SRMR reading, mean energy per channel and modulation band, K*).
+
+    ``x`` is a waveform, or a function returning its consecutive sample blocks (then ``n_samples``
+    gives its length): a recording of any length is read in the memory of one block.
+    """
+    if not callable(x):
+        x = np.asarray(x, dtype=np.float64)
+        n_samples = x.size
+    seconds = (n_samples or 0) / fs
+    if not params.fast and seconds > NORMAL_MODE_MAX_S:
+        return Reading.undefined(
+            f"SRMR undefined: normal mode filters the whole clip at the audio rate and is limited to "
+            f"{NORMAL_MODE_MAX_S:.0f} s ({seconds:.0f} s given); fast mode reads any length in bounded memory"
+        ), np.zeros((0, 0)), 0
+    avg, n_frames = _modulation_energy_mean(x, fs, params)
+    if n_frames == 0:
+        return Reading.undefined(f"SRMR undefined: {seconds:.3f} s is shorter than one {FRAME_S * 1000:.0f}-ms modulation frame"), np.zeros((0, 0)), 0
     total = avg.sum()
     if not np.isfinite(total) or total <= 0:
         return Reading.undefined("SRMR undefined: no modulation energy in the signal (silent input)"), avg, 0
@@ -203,6 +281,8 @@ def srmr_details(x: np.ndarray, fs: int, params: SRMRParams = SRMRParams()) -> t
     return Reading(float(avg[:, :4].sum() / denominator)), avg, kstar
 
 
-def srmr(x: np.ndarray, fs: int, *, fast: bool = True, norm: bool = False, **overrides) -> Reading:
-    """The SRMR of ``x`` (a ratio) with SRMRpy's parameters; ``fast`` selects the FFT gammatonegram."""
-    return srmr_details(x, fs, SRMRParams(fast=fast, norm=norm, **overrides))[0]
+def srmr(x: np.ndarray | Callable[[], Iterable[np.ndarray]], fs: int, *, fast: bool = True, norm: bool = False,
+         n_samples: int | None = None, **overrides) -> Reading:
+    """The SRMR of ``x`` (a ratio) with SRMRpy's parameters; ``fast`` selects the FFT gammatonegram.
+    ``x`` may be a function returning the signal's sample blocks (see :func:`srmr_details`)."""
+    return srmr_details(x, fs, SRMRParams(fast=fast, norm=norm, **overrides), n_samples=n_samples)[0]

@@ -37,10 +37,10 @@ from acousticlaim.io import atomic_path, write_json, write_parquet
 from acousticlaim.model.batching import pooled_features
 from acousticlaim.model.encoder import FRAME_RATE_HZ, EncoderSpec, build_encoder
 from acousticlaim.params import param, settings_from
+from acousticlaim.safe_names import clip_id_problem, path_under
 
 STAGE = "features"
 INDEX_COLUMNS = ["clip_id", "path", "n_frames", "dim", "fingerprint"]
-_SAFE_ID = re.compile(r"^[A-Za-z0-9._\-]+$")
 _ENCODERS: dict[str, Any] = {}  # one encoder per worker process and fingerprint
 
 
@@ -136,16 +136,18 @@ def extract_features(
     jobs = []
     for row in manifest.itertuples(index=False):
         clip_id = str(row.clip_id)
-        if not _SAFE_ID.match(clip_id):
-            failures.append(Failure(clip_id, STAGE, "clip id has characters that cannot name a file"))
+        problem = clip_id_problem(clip_id)
+        if problem:
+            failures.append(Failure(clip_id, STAGE, f"{manifest_path}: {problem}"))
             continue
         audio = resolve_path(manifest_dir, row.audio_path)
         if audio is None:
             failures.append(Failure(clip_id, STAGE, "the manifest gives no audio_path"))
             continue
         jobs.append({
-            "clip_id": clip_id, "audio_path": str(audio), "out_path": str(staging / f"{clip_id}.safetensors"),
-            "cache_path": str(out / "clips" / f"{clip_id}.safetensors"),
+            "clip_id": clip_id, "audio_path": str(audio),
+            "out_path": str(path_under(staging, f"{clip_id}.safetensors")),
+            "cache_path": str(path_under(out, "clips", f"{clip_id}.safetensors")),
             "spec": params["encoder"], "max_duration_s": params["max_duration_s"],
             "threads": 1 if workers > 1 else None,
         })

@@ -20,7 +20,10 @@ The model is asked at temperature 0 with its lowest thinking setting (``thinking
 16-bit PCM WAV (the corpus stores 16-bit FLAC, so nothing is lost and nothing is rescaled).
 
 The key is read from the environment variable named in ``api_key_env`` and from nowhere else; it
-is sent only in the request header and never logged, written or put in an error message. Rate limits
+is sent only in the request header and never logged, written or put in an error message. The endpoint
+must be ``https`` (plain ``http`` only to a loopback address, for a local test server), and a
+redirect to another origin (scheme, host or port) is refused rather than followed, so the key header
+never reaches a host it was not configured for. Rate limits
 (429) and server errors (5xx) and dropped connections are retried with exponential backoff (honouring
 ``Retry-After``) up to ``max_retries`` times.
 """
@@ -29,12 +32,14 @@ from __future__ import annotations
 
 import base64
 import io
+import ipaddress
 import json
 import logging
 import os
 import random
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any, Mapping, Sequence
 
@@ -59,6 +64,56 @@ class APIError(RuntimeError):
     def __init__(self, message: str, status: int | None = None):
         self.status = status
         super().__init__(message)
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    default_port = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default_port
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and the loopback addresses (127.0.0.0/8, ::1)."""
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_endpoint(endpoint: str) -> str:
+    """``endpoint`` when it is an https URL (or http to a loopback address); else :class:`ValueError`."""
+    scheme, host, _ = _origin(endpoint)
+    if not host:
+        raise ValueError(f"gemini: endpoint {endpoint!r} is not a URL with a host (e.g. {DEFAULT_ENDPOINT})")
+    if scheme == "https" or (scheme == "http" and is_loopback(host)):
+        return endpoint
+    raise ValueError(
+        f"gemini: endpoint {endpoint!r} must use https (plain http only to a loopback address such as 127.0.0.1), "
+        "so the API key never travels unencrypted"
+    )
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only within the origin the request was sent to; any other is an error."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        target = urllib.parse.urljoin(req.full_url, newurl)
+        if _origin(target) != _origin(req.full_url):
+            scheme, host, port = _origin(target)
+            raise APIError(
+                f"gemini: the endpoint answered HTTP {code} redirecting to another origin ({scheme}://{host}:{port}); "
+                "not followed, so the API key stays with the configured host. Set the endpoint to the final address",
+                code,
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects)
 
 
 def wav_bytes(audio: np.ndarray, sample_rate: int) -> bytes:
@@ -88,6 +143,7 @@ class GeminiAdapter:
     ):
         if not model:
             raise ValueError("gemini: no model id configured")
+        check_endpoint(endpoint)
         key = os.environ.get(api_key_env, "")
         if not key.strip():
             raise APIKeyMissing(
@@ -98,7 +154,7 @@ class GeminiAdapter:
         self.model = model
         self.name = name or model
         self.api_key_env = api_key_env
-        self.endpoint = endpoint.rstrip("/")
+        self.endpoint = check_endpoint(endpoint).rstrip("/")
         self.max_new_tokens = int(max_new_tokens)
         self.thinking = dict(thinking) if thinking is not None else {"thinkingLevel": "minimal"}
         self.timeout_s = float(timeout_s)
@@ -143,7 +199,7 @@ class GeminiAdapter:
             )
             retry_after: float | None = None
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout_s) as resp:
+                with _OPENER.open(request, timeout=self.timeout_s) as resp:
                     return json.loads(resp.read().decode("utf-8"))
             except urllib.error.HTTPError as exc:
                 detail = exc.read()[:300].decode("utf-8", "replace")

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from acousticlaim.claims.prompts import PROMPT_VERSION, RUNG_IDS, get_rung
-from acousticlaim.panel.records import CORPORA, GenerationRecord, RecordError, parse_record_line
+from acousticlaim.panel.records import CORPORA, MAX_SEED, GenerationRecord, RecordError, parse_record_line
 from acousticlaim.panel.store import GenerationStore
+from acousticlaim.safe_names import clip_id_problem
 
 MAX_ERRORS_SHOWN = 20
 
@@ -89,8 +90,8 @@ def _read_released(path: Path, data: Any, system: str, errors: list[str]) -> lis
         errors.append(f"{loc}: expected a JSON object at the top level")
         return []
     seed, corpus, results = data.get("seed"), data.get("corpus"), data.get("results")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        errors.append(f"{loc}:seed: expected a non-negative integer sampling seed, got {seed!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        errors.append(f"{loc}:seed: expected an integer sampling seed from 0 to {MAX_SEED}, got {str(seed)[:40]}")
     if corpus not in CORPORA:
         errors.append(f"{loc}:corpus: {corpus!r} is not one of {', '.join(CORPORA)}")
     if not isinstance(results, dict) or not results:
@@ -127,8 +128,9 @@ def _read_released(path: Path, data: Any, system: str, errors: list[str]) -> lis
                 errors.append(f"{gloc}: expected an object with 'stem' and 'text'")
                 continue
             stem, text = gen.get("stem"), gen.get("text")
-            if not isinstance(stem, str) or not stem.strip():
-                errors.append(f"{gloc}.stem: expected a non-empty clip id, got {stem!r}")
+            problem = clip_id_problem(stem)
+            if problem:
+                errors.append(f"{gloc}.stem: {problem}")
                 continue
             if not isinstance(text, str):
                 errors.append(f"{gloc}.text: expected a string, got {type(text).__name__}")
@@ -145,6 +147,83 @@ def _read_released(path: Path, data: Any, system: str, errors: list[str]) -> lis
     return records
 
 
+def _one_json_document(path: Path) -> Any:
+    """The file as one JSON document, or ``None`` when it is JSON Lines (its first line is a whole value).
+
+    A document that does not parse and whose first line is not a value on its own is a damaged JSON
+    document (a pretty-printed run file cut short, say): that is one error, not one per line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return None  # reported line by line as not UTF-8
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        body = text.strip()
+        if "\n" not in body:
+            return None  # one line: reported as JSON Lines line 1
+        first_line = body.split("\n", 1)[0]
+        try:
+            json.loads(first_line)
+            return None  # the first line stands alone: JSON Lines
+        except json.JSONDecodeError:
+            pass
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
+            raise GenerationImportError(path, [
+                f"{path}: truncated JSON document: it ends at line {exc.lineno} before the document closes "
+                f"({exc.msg}); the file was cut short, copy or download it again"
+            ]) from None
+        raise GenerationImportError(path, [
+            f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); fix the file at that place"
+        ]) from None
+
+
+def manifest_clip_ids(path: str | os.PathLike) -> set[str]:
+    """The clip ids a manifest lists: the corpus ``manifest.parquet`` (or its folder), a CSV with a
+    ``clip_id``, ``mixture_ID`` or ``filename`` column (Libri2Mix metadata, a released reference
+    table), or a text file with one id per line (a released panel clip list). A ``.wav`` ending is dropped."""
+    import pandas as pd
+
+    path = Path(path)
+    if path.is_dir():
+        path = path / "manifest.parquet"
+    if not path.is_file():
+        raise GenerationImportError(path, [f"{path}: no such manifest; give one with --manifest PATH"])
+    try:
+        if path.suffix == ".parquet":
+            ids = pd.read_parquet(path, columns=["clip_id"])["clip_id"]
+        elif path.suffix == ".csv":
+            table = pd.read_csv(path, dtype=str)
+            column = next((c for c in ("clip_id", "mixture_ID", "filename") if c in table.columns), None)
+            if column is None:
+                raise GenerationImportError(path, [
+                    f"{path}: no clip_id, mixture_ID or filename column (columns: {', '.join(map(str, table.columns))})"])
+            ids = table[column]
+        else:
+            ids = pd.Series(path.read_text(encoding="utf-8").splitlines())
+    except GenerationImportError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - pyarrow/pandas errors on a damaged manifest
+        raise GenerationImportError(path, [f"{path}: cannot be read as a manifest ({type(exc).__name__}: {exc})"]) from None
+    return {str(i).strip().removesuffix(".wav") for i in ids.dropna() if str(i).strip()}
+
+
+def _not_in_manifest(records: list[GenerationRecord], listed: set[str], manifest: str | os.PathLike) -> list[str]:
+    from acousticlaim.corpus.manifest import TWIN_SUFFIX
+
+    def known(clip_id: str) -> bool:
+        bare = clip_id.removesuffix(".wav")
+        return bare in listed or (bare.endswith(TWIN_SUFFIX) and bare.removesuffix(TWIN_SUFFIX) in listed)
+
+    unknown = sorted({r.clip_id for r in records if not known(r.clip_id)})
+    if not unknown:
+        return []
+    shown = ", ".join(unknown[:10]) + (f" … and {len(unknown) - 10} more" if len(unknown) > 10 else "")
+    return [f"{len(unknown)} clip id(s) are not in the manifest {manifest}: {shown}; "
+            "import against the corpus they belong to with --manifest PATH"]
+
+
 def read_generations(path: str | os.PathLike, system: str) -> tuple[str, list[GenerationRecord]]:
     """Validate a file of generations; returns (format, records) or raises :class:`GenerationImportError`."""
     path = Path(path)
@@ -159,10 +238,7 @@ def read_generations(path: str | os.PathLike, system: str) -> tuple[str, list[Ge
         raise GenerationImportError(path, [f"{path}: the file is empty"])
     records: list[GenerationRecord]
     fmt = "jsonl"
-    try:
-        whole = json.loads(path.read_text(encoding="utf-8")) if head.startswith(b"{") else None
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        whole = None  # not one JSON document: read it as JSONL, line by line
+    whole = _one_json_document(path) if head.startswith(b"{") else None
     if isinstance(whole, dict) and "results" in whole:
         fmt = "released-json"
         records = _read_released(path, whole, system, errors)
@@ -180,9 +256,18 @@ def read_generations(path: str | os.PathLike, system: str) -> tuple[str, list[Ge
     return fmt, records
 
 
-def import_generations(path: str | os.PathLike, system: str, out_dir: str | os.PathLike) -> ImportSummary:
-    """Validate ``path`` and add its generations to ``out_dir/<system>.jsonl``."""
+def import_generations(path: str | os.PathLike, system: str, out_dir: str | os.PathLike,
+                       manifest: str | os.PathLike | None = None) -> ImportSummary:
+    """Validate ``path`` and add its generations to ``out_dir/<system>.jsonl``.
+
+    With ``manifest`` (see :func:`manifest_clip_ids`) every clip id must be one it lists (a clip's
+    clean twin counts as listed with its mixture); ids it does not list are refused, named.
+    """
     fmt, records = read_generations(path, system)
+    if manifest is not None:
+        problems = _not_in_manifest(records, manifest_clip_ids(manifest), manifest)
+        if problems:
+            raise GenerationImportError(path, problems)
     store_path = Path(out_dir) / f"{system}.jsonl"
     with GenerationStore(store_path) as store:
         existing = {r.key: r for r in store.records}

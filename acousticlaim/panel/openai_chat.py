@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import ipaddress
 import json
 import logging
 import os
@@ -50,25 +49,12 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Mapping, Sequence
 
-from acousticlaim.panel.gemini import RETRY_STATUSES, APIError, APIKeyMissing, wav_bytes
+from acousticlaim.panel.gemini import RETRY_STATUSES, APIError, APIKeyMissing, is_loopback, wav_bytes
 from acousticlaim.panel.protocol import GenerationRequest, GenerationResult, check_requests
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and the loopback addresses (127.0.0.0/8, ::1)."""
-    if host.lower() in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def check_base_url(base_url: str) -> str:
     """The base URL without a trailing slash; https only, except on the loopback interface.
 

@@ -5,12 +5,12 @@ Fields (every record):
 =================  =========================================================================
 ``system``         the panel member's name (``str``)
 ``corpus``         ``librimix`` (Libri2Mix-style and synthetic mixtures), ``twin`` or ``ami``
-``clip_id``        the clip (``str``, non-empty)
+``clip_id``        the clip (``str``, a safe file-name token: :mod:`acousticlaim.safe_names`)
 ``rung``           ``P0_free`` … ``P4_fewshot``
-``seed``           the sampling seed whose sample drew the clip (``int`` ≥ 0)
+``seed``           the sampling seed whose sample drew the clip (``int``, 0 … 2**32 - 1)
 ``text``           what the system said (``str``, may be empty)
 ``prompt_version`` :data:`acousticlaim.claims.prompts.PROMPT_VERSION` of the prompts asked
-``n_tokens``       tokens generated before the stop token (``int`` ≥ 0), ``null`` when unknown
+``n_tokens``       tokens generated before the stop token (``int``, 0 … 2**31 - 1), ``null`` when unknown
 ``truncated``      the cap was reached without a stop token (``bool``), ``null`` when unknown
 ``seconds``        seconds per generation (``float`` ≥ 0), ``null`` when unknown
 =================  =========================================================================
@@ -35,6 +35,7 @@ from typing import Any, Mapping
 
 from acousticlaim.claims.prompts import RUNG_IDS
 from acousticlaim.quantities import Corpus
+from acousticlaim.safe_names import clip_id_problem
 
 RecordKey = tuple[str, str, str, int]
 
@@ -44,6 +45,8 @@ REQUIRED_FIELDS: tuple[str, ...] = (
 OPTIONAL_FIELDS: tuple[str, ...] = ("model", "finish_reason", "config_sha", "source", "train_seed", "split", "kind")
 _OPTIONAL_TEXT: tuple[str, ...] = ("model", "finish_reason", "config_sha", "source", "split", "kind")
 CORPORA: tuple[str, ...] = tuple(c.value for c in Corpus)
+MAX_SEED = 2**32 - 1  # numpy's seed range; larger values overflow the int64 columns of the claims table
+MAX_TOKENS = 2**31 - 1
 
 
 class RecordError(ValueError):
@@ -91,6 +94,11 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def validate_record(obj: Any, location: str) -> GenerationRecord:
     """Check one decoded JSON object and return it as a record; :class:`RecordError` names what is wrong."""
     if not isinstance(obj, Mapping):
@@ -111,13 +119,16 @@ def validate_record(obj: Any, location: str) -> GenerationRecord:
         raise RecordError(location, f"corpus {obj['corpus']!r} is not one of {', '.join(CORPORA)}")
     if obj["rung"] not in RUNG_IDS:
         raise RecordError(location, f"rung {obj['rung']!r} is not one of {', '.join(RUNG_IDS)}")
-    if not _is_int(obj["seed"]) or obj["seed"] < 0:
-        raise RecordError(location, f"seed must be a non-negative integer, got {obj['seed']!r}")
+    problem = clip_id_problem(obj["clip_id"])
+    if problem:
+        raise RecordError(location, problem)
+    if not _is_int(obj["seed"]) or not 0 <= obj["seed"] <= MAX_SEED:
+        raise RecordError(location, f"seed must be an integer from 0 to {MAX_SEED}, got {_short(obj['seed'])}")
     if not isinstance(obj["text"], str):
         raise RecordError(location, f"text must be a string, got {type(obj['text']).__name__}")
     n_tokens = obj["n_tokens"]
-    if n_tokens is not None and (not _is_int(n_tokens) or n_tokens < 0):
-        raise RecordError(location, f"n_tokens must be a non-negative integer or null, got {n_tokens!r}")
+    if n_tokens is not None and (not _is_int(n_tokens) or not 0 <= n_tokens <= MAX_TOKENS):
+        raise RecordError(location, f"n_tokens must be an integer from 0 to {MAX_TOKENS} or null, got {_short(n_tokens)}")
     if obj["truncated"] is not None and not isinstance(obj["truncated"], bool):
         raise RecordError(location, f"truncated must be true, false or null, got {obj['truncated']!r}")
     seconds = obj["seconds"]

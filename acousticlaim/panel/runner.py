@@ -217,9 +217,6 @@ def run_generations(
     audio = _AudioCache(load_audio_for)
     n_generated = n_truncated = 0
     with GenerationStore(store_path) as store:
-        if store.dropped_tail_bytes:
-            log.warning("%s: dropped an unterminated last line (%d bytes) left by an interrupted run",
-                        store_path, store.dropped_tail_bytes)
         stale = store.retain(
             lambda r: r.key in wanted and r.prompt_version == PROMPT_VERSION and r.config_sha == config_sha
         )

@@ -7,8 +7,11 @@ again:
 
 * reads every complete line and refuses (with ``file:line``) a malformed line or a repeated key
   anywhere but the end — those are not the marks of an interrupted run;
-* drops an unterminated last line (the batch that was being written when the run died), cutting the
-  file back to its last newline, so that batch is generated again;
+* keeps a last line without its newline when it is a complete, valid record (a file written by hand
+  or by another tool often ends so): the newline is added and the record counts as done;
+* drops an unterminated last line that is not a complete valid record (the batch that was being
+  written when the run died), cutting the file back to its last newline and reporting the cut
+  (how many bytes, from which byte offset), so that batch is generated again;
 * reports the keys already done, which the run skips.
 
 An exclusive ``flock`` keeps two runs from appending to the same file at once.
@@ -17,6 +20,7 @@ An exclusive ``flock`` keeps two runs from appending to the same file at once.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 from pathlib import Path
 from typing import Callable, Iterable
@@ -24,25 +28,39 @@ from typing import Callable, Iterable
 from acousticlaim.io import atomic_path
 from acousticlaim.panel.records import GenerationRecord, RecordError, RecordKey, parse_record_line
 
+log = logging.getLogger(__name__)
+
 
 class StoreError(RuntimeError):
     """The store cannot be used as it is (corrupt line, repeated key, held by another run)."""
 
 
+def _complete_tail_record(tail: bytes, location: str) -> GenerationRecord | None:
+    """The unterminated last line as a record, when it is one whole valid record; else None."""
+    if not tail.strip():
+        return None
+    try:
+        return parse_record_line(tail.decode("utf-8"), location)
+    except (UnicodeDecodeError, RecordError):
+        return None
+
+
 def read_records(path: str | os.PathLike, *, repair_tail: bool = False) -> tuple[list[GenerationRecord], int]:
     """Read a generation JSONL; returns (records, bytes of a dropped unterminated tail).
 
-    With ``repair_tail`` the unterminated tail is cut from the file; without it the tail is only
-    skipped. A malformed complete line raises :class:`RecordError` naming ``file:line``.
+    A last line without a newline that is a complete valid record is kept (with ``repair_tail`` its
+    newline is written). Any other unterminated tail is dropped: with ``repair_tail`` it is cut from
+    the file, without it only skipped. A malformed complete line raises :class:`RecordError` naming
+    ``file:line``.
     """
     path = Path(path)
     if not path.exists():
         return [], 0
     data = path.read_bytes()
     cut = data.rfind(b"\n") + 1  # 0 when there is no newline at all
-    tail = len(data) - cut
     records: list[GenerationRecord] = []
-    for lineno, raw in enumerate(data[:cut].split(b"\n")[:-1], start=1):
+    lines = data[:cut].split(b"\n")[:-1]
+    for lineno, raw in enumerate(lines, start=1):
         if not raw.strip():
             raise RecordError(f"{path}:{lineno}", "empty line")
         try:
@@ -50,6 +68,16 @@ def read_records(path: str | os.PathLike, *, repair_tail: bool = False) -> tuple
         except UnicodeDecodeError as exc:
             raise RecordError(f"{path}:{lineno}", f"not UTF-8 ({exc.reason})") from None
         records.append(parse_record_line(line, f"{path}:{lineno}"))
+    last = _complete_tail_record(data[cut:], f"{path}:{len(lines) + 1}")
+    if last is not None:
+        records.append(last)
+        if repair_tail:
+            with open(path, "ab") as fh:
+                fh.write(b"\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        return records, 0
+    tail = len(data) - cut
     if tail and repair_tail:
         with open(path, "r+b") as fh:
             fh.truncate(cut)
@@ -83,10 +111,17 @@ class GenerationStore:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise StoreError(f"{self.path}: another run is writing this generation file") from None
+            raise StoreError(
+                f"{self.path}: another run is writing this generation file; wait for it to finish (or stop it) "
+                "and try again"
+            ) from None
         self._fd = fd
         try:
             self.records, self.dropped_tail_bytes = read_records(self.path, repair_tail=True)
+            if self.dropped_tail_bytes:
+                log.warning("%s: cut an unterminated, incomplete last line (%d bytes from byte offset %d) "
+                            "left by an interrupted run; its generations will be made again",
+                            self.path, self.dropped_tail_bytes, self.path.stat().st_size)
             self._check_unique(self.records)
             self._keys = {r.key for r in self.records}
         except BaseException:

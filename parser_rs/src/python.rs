@@ -10,8 +10,9 @@ use crate::batch::{parse_batch_parts, unify_unit_texts, Columns, Utf8Bytes};
 use crate::{parse, Options, QUANTITY_KEYS, UNIT_NAMES};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyCapsule, PyDict, PyList, PyString};
 use std::borrow::Cow;
+use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Version of the parser crate, so Python can record which parser read a claim.
@@ -232,78 +233,176 @@ fn parse_many<'py>(
     parts_to_dict(py, &parts)
 }
 
-/// One chunk of an Arrow string array: addresses and sizes (bytes) of its offsets, data and
-/// validity buffers (validity address 0 when absent), its offset and its length.
-type ArrowChunk = (usize, usize, usize, usize, usize, usize, usize, usize);
+// ------------------------------------------------------------------ Arrow C data interface
 
-/// Parse the chunks of an Arrow string (or large_string, `large`) array in one batch, zero-copy.
-/// The wrapper passes `pyarrow.Buffer.address`/`.size` and keeps the array alive in `keepalive`.
-/// Null entries parse as empty texts. Text indices run over the chunks in order.
+/// `struct ArrowSchema` of the Arrow C data interface (the layout is the interface's ABI).
+#[repr(C)]
+struct ArrowSchema {
+    format: *const c_char,
+    name: *const c_char,
+    metadata: *const c_char,
+    flags: i64,
+    n_children: i64,
+    children: *mut *mut ArrowSchema,
+    dictionary: *mut ArrowSchema,
+    release: Option<unsafe extern "C" fn(*mut ArrowSchema)>,
+    private_data: *mut c_void,
+}
+
+/// `struct ArrowArray` of the Arrow C data interface.
+#[repr(C)]
+struct ArrowArray {
+    length: i64,
+    null_count: i64,
+    offset: i64,
+    n_buffers: i64,
+    n_children: i64,
+    buffers: *mut *const c_void,
+    children: *mut *mut ArrowArray,
+    dictionary: *mut ArrowArray,
+    release: Option<unsafe extern "C" fn(*mut ArrowArray)>,
+    private_data: *mut c_void,
+}
+
+/// The struct a PyCapsule of the Arrow PyCapsule interface holds, after checking that the object
+/// is a capsule with exactly that name and a live (not yet released) struct. Anything else is a
+/// `TypeError`/`ValueError`, never a dereference: a capsule can only be made in C, so a Python
+/// caller cannot hand over an arbitrary address.
+fn arrow_struct<'a, T>(obj: &'a Bound<'_, PyAny>, want: &CStr, what: &str) -> PyResult<&'a T> {
+    let capsule = obj.downcast::<PyCapsule>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what}: expected a PyCapsule named {:?} (from __arrow_c_array__), got a {}",
+            want,
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })?;
+    if capsule.name()? != Some(want) {
+        return Err(PyTypeError::new_err(format!("{what}: the capsule is not named {:?}", want)));
+    }
+    let ptr = capsule.pointer() as *const T;
+    if ptr.is_null() {
+        return Err(PyValueError::new_err(format!("{what}: the capsule holds no pointer")));
+    }
+    // SAFETY: a capsule named "arrow_schema"/"arrow_array" holds that struct (the interface's
+    // contract); the capsule is kept alive by the caller for as long as the reference is used.
+    Ok(unsafe { &*ptr })
+}
+
+/// One Arrow string array's texts as byte slices (null entries as empty texts), after checking the
+/// schema's type and the array's layout.
+fn arrow_texts<'a>(
+    ci: usize,
+    schema: &ArrowSchema,
+    array: &'a ArrowArray,
+    views: &mut Vec<Utf8Bytes<'a>>,
+) -> PyResult<()> {
+    if schema.release.is_none() || array.release.is_none() {
+        return Err(PyValueError::new_err(format!("array {ci}: the Arrow schema or array was already released")));
+    }
+    if schema.format.is_null() {
+        return Err(PyValueError::new_err(format!("array {ci}: the Arrow schema has no format")));
+    }
+    // SAFETY: a live schema's format is a NUL-terminated string (the interface's contract).
+    let format = unsafe { CStr::from_ptr(schema.format) }.to_bytes();
+    let large = match format {
+        b"u" => false,
+        b"U" => true,
+        other => {
+            return Err(PyTypeError::new_err(format!(
+                "array {ci}: parse_batch() needs Arrow strings (format 'u' or 'U'), got format {:?}",
+                String::from_utf8_lossy(other)
+            )))
+        }
+    };
+    if array.n_buffers != 3 || array.buffers.is_null() {
+        return Err(PyValueError::new_err(format!(
+            "array {ci}: a string array has 3 buffers, this one {}",
+            array.n_buffers
+        )));
+    }
+    if array.length < 0 || array.offset < 0 || array.null_count < -1 {
+        return Err(PyValueError::new_err(format!(
+            "array {ci}: negative length ({}), offset ({}) or null count ({})",
+            array.length, array.offset, array.null_count
+        )));
+    }
+    let (length, offset) = (array.length as usize, array.offset as usize);
+    if length == 0 {
+        return Ok(());
+    }
+    // SAFETY: `buffers` points to `n_buffers` (= 3) buffer pointers.
+    let buffers = unsafe { std::slice::from_raw_parts(array.buffers, 3) };
+    let (validity, offsets_ptr, data_ptr) = (buffers[0] as *const u8, buffers[1], buffers[2] as *const u8);
+    if offsets_ptr.is_null() {
+        return Err(PyValueError::new_err(format!("array {ci}: the offsets buffer is missing")));
+    }
+    if validity.is_null() && array.null_count > 0 {
+        return Err(PyValueError::new_err(format!(
+            "array {ci}: {} nulls but no validity bitmap",
+            array.null_count
+        )));
+    }
+    let n_offsets = offset + length + 1;
+    // SAFETY: the offsets buffer of a valid string array holds offset + length + 1 entries.
+    let offset_at: Box<dyn Fn(usize) -> i64 + 'a> = if large {
+        let o = unsafe { std::slice::from_raw_parts(offsets_ptr as *const i64, n_offsets) };
+        Box::new(move |j| o[j])
+    } else {
+        let o = unsafe { std::slice::from_raw_parts(offsets_ptr as *const i32, n_offsets) };
+        Box::new(move |j| o[j] as i64)
+    };
+    let (first, last) = (offset_at(offset), offset_at(offset + length));
+    if first < 0 || last < first {
+        return Err(PyValueError::new_err(format!("array {ci}: offsets run from {first} to {last}")));
+    }
+    if last > 0 && data_ptr.is_null() {
+        return Err(PyValueError::new_err(format!("array {ci}: the data buffer is missing")));
+    }
+    // SAFETY: the data buffer holds at least the bytes up to the last offset used.
+    let data: &'a [u8] = if last == 0 { &[] } else { unsafe { std::slice::from_raw_parts(data_ptr, last as usize) } };
+    let valid: Option<&'a [u8]> = if validity.is_null() {
+        None
+    } else {
+        // SAFETY: the bitmap holds a bit for each of offset + length entries.
+        Some(unsafe { std::slice::from_raw_parts(validity, (offset + length + 7) / 8) })
+    };
+    for k in 0..length {
+        let j = offset + k;
+        if valid.map_or(false, |m| (m[j / 8] >> (j % 8)) & 1 == 0) {
+            views.push(Utf8Bytes(b""));
+            continue;
+        }
+        let (s, e) = (offset_at(j), offset_at(j + 1));
+        if s < first || e < s || e > last {
+            return Err(PyValueError::new_err(format!(
+                "array {ci}, string {k}: offsets {s}..{e} outside {first}..{last}"
+            )));
+        }
+        // checked as UTF-8 (invalid sequences replaced) by the worker that parses it
+        views.push(Utf8Bytes(&data[s as usize..e as usize]));
+    }
+    Ok(())
+}
+
+/// Parse Arrow string (or large_string) arrays in one batch, zero-copy, through the Arrow PyCapsule
+/// interface: `arrays` is a list of `(schema_capsule, array_capsule)` pairs as `__arrow_c_array__()`
+/// returns them. The capsules (and so the buffers) stay alive for the whole call. Null entries parse
+/// as empty texts. Text indices run over the arrays in order.
 #[pyfunction]
-#[pyo3(signature = (chunks, large, keepalive, truncated=None, threads=0))]
+#[pyo3(signature = (arrays, truncated=None, threads=0))]
 fn parse_arrow<'py>(
     py: Python<'py>,
-    chunks: Vec<ArrowChunk>,
-    large: bool,
-    keepalive: &Bound<'py, PyAny>,
+    arrays: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
     truncated: Option<&Bound<'py, PyAny>>,
     threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let _keep = keepalive.clone();
-    let width = if large { 8 } else { 4 };
-    let total: usize = chunks.iter().map(|c| c.7).sum();
-    let mut views: Vec<Utf8Bytes<'_>> = Vec::with_capacity(total);
-    for (ci, &(offsets_addr, offsets_size, data_addr, data_size, validity_addr, validity_size, offset, length)) in
-        chunks.iter().enumerate()
-    {
-        if offsets_addr == 0 || offsets_size < (offset + length + 1) * width {
-            return Err(PyValueError::new_err(format!(
-                "chunk {ci}: offsets buffer holds {offsets_size} bytes, need {}",
-                (offset + length + 1) * width
-            )));
-        }
-        if validity_addr != 0 && validity_size * 8 < offset + length {
-            return Err(PyValueError::new_err(format!("chunk {ci}: validity bitmap shorter than the array")));
-        }
-        // SAFETY: the addresses and sizes come from pyarrow buffers of the array held in
-        // `keepalive` for the whole call; Arrow buffers are immutable and aligned (to 8 or more).
-        let data: &[u8] = if data_size == 0 {
-            &[]
-        } else {
-            unsafe { std::slice::from_raw_parts(data_addr as *const u8, data_size) }
-        };
-        let valid: Option<&[u8]> = if validity_addr != 0 {
-            Some(unsafe { std::slice::from_raw_parts(validity_addr as *const u8, validity_size) })
-        } else {
-            None
-        };
-        let off = |j: usize| -> i64 {
-            if large {
-                let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i64, offsets_size / 8) };
-                s[j]
-            } else {
-                let s = unsafe { std::slice::from_raw_parts(offsets_addr as *const i32, offsets_size / 4) };
-                s[j] as i64
-            }
-        };
-        for k in 0..length {
-            let j = offset + k;
-            if valid.map_or(false, |m| (m[j / 8] >> (j % 8)) & 1 == 0) {
-                views.push(Utf8Bytes(b""));
-                continue;
-            }
-            let (s, e) = (off(j), off(j + 1));
-            if s < 0 || e < s || e as usize > data.len() {
-                return Err(PyValueError::new_err(format!(
-                    "chunk {ci}, string {k}: offsets {s}..{e} outside the data buffer"
-                )));
-            }
-            let raw = &data[s as usize..e as usize];
-            // checked as UTF-8 (invalid sequences replaced) by the worker that parses it
-            views.push(Utf8Bytes(raw));
-        }
+    let mut views: Vec<Utf8Bytes<'_>> = Vec::new();
+    for (ci, (schema, array)) in arrays.iter().enumerate() {
+        let schema: &ArrowSchema = arrow_struct(schema, c"arrow_schema", &format!("array {ci} schema"))?;
+        let array: &ArrowArray = arrow_struct(array, c"arrow_array", &format!("array {ci}"))?;
+        arrow_texts(ci, schema, array, &mut views)?;
     }
-    let mask = mask_of(truncated, total)?;
+    let mask = mask_of(truncated, views.len())?;
     let parts = py.allow_threads(|| guard("parse_arrow", || parse_batch_parts(&views, mask.as_deref(), threads)))?;
     drop(views);
     parts_to_dict(py, &parts)
