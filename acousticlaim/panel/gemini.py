@@ -32,13 +32,8 @@ from __future__ import annotations
 
 import base64
 import io
-import ipaddress
-import json
-import logging
 import os
-import random
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from typing import Any, Mapping, Sequence
@@ -46,43 +41,17 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import soundfile as sf
 
+from acousticlaim.panel.http_json import (  # noqa: F401 - the errors are this adapter's too
+    APIError, APIKeyMissing, RetryPolicy, is_loopback, post_json)
 from acousticlaim.panel.protocol import GenerationRequest, GenerationResult, check_requests
 
-log = logging.getLogger(__name__)
-
 DEFAULT_ENDPOINT = "https://generativelanguage.googleapis.com/v1beta"
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-
-
-class APIKeyMissing(RuntimeError):
-    """The environment variable that should hold the API key is unset or empty."""
-
-
-class APIError(RuntimeError):
-    """The API refused a request, or kept failing after every retry."""
-
-    def __init__(self, message: str, status: int | None = None):
-        self.status = status
-        super().__init__(message)
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
     parts = urllib.parse.urlsplit(url)
     default_port = {"http": 80, "https": 443}.get(parts.scheme.lower())
     return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default_port
-
-
-LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and the loopback addresses (127.0.0.0/8, ::1)."""
-    if host.lower() in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_endpoint(endpoint: str) -> str:
@@ -157,10 +126,7 @@ class GeminiAdapter:
         self.endpoint = check_endpoint(endpoint).rstrip("/")
         self.max_new_tokens = int(max_new_tokens)
         self.thinking = dict(thinking) if thinking is not None else {"thinkingLevel": "minimal"}
-        self.timeout_s = float(timeout_s)
-        self.max_retries = int(max_retries)
-        self.backoff_s = float(backoff_s)
-        self.max_backoff_s = float(max_backoff_s)
+        self.policy = RetryPolicy(float(timeout_s), int(max_retries), float(backoff_s), float(max_backoff_s))
         self.batch_size = int(batch_size)
         self.n_retries = 0
 
@@ -191,39 +157,11 @@ class GeminiAdapter:
         }
 
     def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        payload = json.dumps(body).encode("utf-8")
-        for attempt in range(self.max_retries + 1):
-            request = urllib.request.Request(
-                self.url, data=payload, method="POST",
-                headers={"Content-Type": "application/json", "x-goog-api-key": self._key},
-            )
-            retry_after: float | None = None
-            try:
-                with _OPENER.open(request, timeout=self.timeout_s) as resp:
-                    return json.loads(resp.read().decode("utf-8"))
-            except urllib.error.HTTPError as exc:
-                detail = exc.read()[:300].decode("utf-8", "replace")
-                if exc.code not in RETRY_STATUSES:
-                    raise APIError(f"gemini {self.model}: HTTP {exc.code} {exc.reason}: {detail}", exc.code) from None
-                status, why = exc.code, f"HTTP {exc.code}"
-                header = exc.headers.get("Retry-After") if exc.headers else None
-                try:
-                    retry_after = float(header) if header is not None else None
-                except ValueError:
-                    retry_after = None
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                status, why = None, f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
-            except json.JSONDecodeError as exc:
-                raise APIError(f"gemini {self.model}: the response is not JSON ({exc.msg})") from None
-            if attempt == self.max_retries:
-                raise APIError(f"gemini {self.model}: gave up after {self.max_retries} retries (last: {why})", status)
-            delay = min(self.max_backoff_s, self.backoff_s * (2 ** attempt)) * (1 + 0.25 * random.random())
-            if retry_after is not None:
-                delay = max(delay, min(retry_after, self.max_backoff_s))
-            self.n_retries += 1
-            log.warning("gemini %s: %s, retry %d/%d in %.2f s", self.model, why, attempt + 1, self.max_retries, delay)
-            time.sleep(delay)
-        raise AssertionError("unreachable")  # pragma: no cover
+        return post_json(_OPENER, self.url, body, {"Content-Type": "application/json", "x-goog-api-key": self._key},
+                         label=f"gemini {self.model}", policy=self.policy, on_retry=self._count_retry)
+
+    def _count_retry(self) -> None:
+        self.n_retries += 1
 
     @staticmethod
     def parse_response(data: Mapping[str, Any]) -> tuple[str, int | None, bool, str]:

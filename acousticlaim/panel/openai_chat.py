@@ -37,22 +37,18 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import json
-import logging
 import os
-import random
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Mapping, Sequence
 
-from acousticlaim.panel.gemini import RETRY_STATUSES, APIError, APIKeyMissing, is_loopback, wav_bytes
+from acousticlaim.panel.gemini import wav_bytes
+from acousticlaim.panel.http_json import APIError, APIKeyMissing, RetryPolicy, is_loopback, post_json
 from acousticlaim.panel.protocol import GenerationRequest, GenerationResult, check_requests
 
-log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 def check_base_url(base_url: str) -> str:
@@ -121,10 +117,7 @@ class OpenAIChatAdapter:
         self.max_new_tokens = int(max_new_tokens)
         self.max_in_flight = int(max_in_flight)
         self.max_audio_s = float(max_audio_s)
-        self.timeout_s = float(timeout_s)
-        self.max_retries = int(max_retries)
-        self.backoff_s = float(backoff_s)
-        self.max_backoff_s = float(max_backoff_s)
+        self.policy = RetryPolicy(float(timeout_s), int(max_retries), float(backoff_s), float(max_backoff_s))
         # The runner hands over this many requests at a time; several per slot keeps every slot busy.
         self.batch_size = int(batch_size) if batch_size else 4 * self.max_in_flight
         self.n_retries = 0
@@ -165,46 +158,15 @@ class OpenAIChatAdapter:
         return text.replace(self._key, "[key]") if self._key else text
 
     def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        payload = json.dumps(body).encode("utf-8")
         headers = {"Content-Type": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        for attempt in range(self.max_retries + 1):
-            request = urllib.request.Request(self.url, data=payload, method="POST", headers=headers)
-            retry_after: float | None = None
-            try:
-                with self._opener.open(request, timeout=self.timeout_s) as resp:
-                    return json.loads(resp.read().decode("utf-8"))
-            except urllib.error.HTTPError as exc:
-                if 300 <= exc.code < 400:
-                    where = urllib.parse.urlsplit(exc.headers.get("Location", "") if exc.headers else "")
-                    target = f"{where.scheme}://{where.netloc}{where.path}" if where.netloc else where.path or "?"
-                    raise APIError(f"openai_chat {self.model}: HTTP {exc.code} redirect to {target} not followed "
-                                   "(the key is never sent anywhere but base_url)", exc.code) from None
-                detail = self._blank_key(exc.read()[:300].decode("utf-8", "replace"))
-                if exc.code not in RETRY_STATUSES:
-                    raise APIError(f"openai_chat {self.model}: HTTP {exc.code} {exc.reason}: {detail}", exc.code) from None
-                status, why = exc.code, f"HTTP {exc.code}"
-                header = exc.headers.get("Retry-After") if exc.headers else None
-                try:
-                    retry_after = float(header) if header is not None else None
-                except ValueError:
-                    retry_after = None
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                status, why = None, self._blank_key(f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}")
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise APIError(f"openai_chat {self.model}: the response is not JSON ({exc})") from None
-            if attempt == self.max_retries:
-                raise APIError(f"openai_chat {self.model}: gave up after {self.max_retries} retries (last: {why})", status)
-            delay = min(self.max_backoff_s, self.backoff_s * (2 ** attempt)) * (1 + 0.25 * random.random())
-            if retry_after is not None:
-                delay = max(delay, min(retry_after, self.max_backoff_s))
-            with self._lock:
-                self.n_retries += 1
-            log.warning("openai_chat %s: %s, retry %d/%d in %.2f s", self.model, why, attempt + 1,
-                        self.max_retries, delay)
-            time.sleep(delay)
-        raise AssertionError("unreachable")  # pragma: no cover
+        return post_json(self._opener, self.url, body, headers, label=f"openai_chat {self.model}",
+                         policy=self.policy, blank=self._blank_key, on_retry=self._count_retry)
+
+    def _count_retry(self) -> None:
+        with self._lock:
+            self.n_retries += 1
 
     @staticmethod
     def parse_response(data: Mapping[str, Any]) -> tuple[str, int | None, bool, str]:
