@@ -37,8 +37,10 @@ write, so their previous outputs stay as they were.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
+import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -205,6 +207,21 @@ def check_portable_paths(jobs: Sequence[Any], label: str = "clips") -> None:
 
 class StageFailed(RuntimeError):
     """A stage whose failures are past what ``executor.max_failure_share`` allows: it writes nothing."""
+
+
+def fails_loudly(main: Callable[..., int]) -> Callable[..., int]:
+    """A stage script's ``main`` whose :class:`StageFailed` is its message on stderr and exit status 1
+    (what failed and how often, and where every failure is), not a traceback."""
+
+    @functools.wraps(main)
+    def run(argv: list[str] | None = None) -> int:
+        try:
+            return main(argv)
+        except StageFailed as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+
+    return run
 
 
 def max_failure_share(executor: dict[str, Any] | None) -> float:

@@ -8,9 +8,11 @@ from pathlib import Path
 from acousticlaim.corpus.manifest import resolve_path
 from acousticlaim.instruments.settings import overlap_settings
 from acousticlaim.params import load_group
+from acousticlaim.executor import fails_loudly
 from acousticlaim.selective.diagnostic import decomposition_stage
 
 
+@fails_loudly
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--decomposition", default="data/predict/decomposition.parquet")

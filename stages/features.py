@@ -4,9 +4,11 @@ import argparse
 from dataclasses import asdict
 
 from acousticlaim.model.features import extract_features
+from acousticlaim.executor import fails_loudly
 from acousticlaim.params import load_group
 
 
+@fails_loudly
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--manifest", default="data/corpus/manifest.parquet")

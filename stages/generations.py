@@ -5,10 +5,11 @@ from dataclasses import asdict
 
 from acousticlaim.panel.heard_signal import measure_for_config
 from acousticlaim.panel.stage import run_stage
-from acousticlaim.executor import ExecutorSettings
+from acousticlaim.executor import ExecutorSettings, fails_loudly
 from acousticlaim.params import load_group, load_params, settings_from
 
 
+@fails_loudly
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--system", required=True, help="a name under generations.panel")

@@ -5,9 +5,11 @@ from dataclasses import asdict
 
 from acousticlaim.instruments.references import build_references
 from acousticlaim.io import write_csv, write_json
+from acousticlaim.executor import fails_loudly
 from acousticlaim.params import load_group
 
 
+@fails_loudly
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--corpus", default="data/corpus")

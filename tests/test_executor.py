@@ -106,8 +106,8 @@ def test_a_corpus_whose_every_source_is_corrupt_exits_non_zero_and_keeps_the_pre
         flac.write_bytes(b"\x00 not a flac file")
     params["corpus"] = tiny_corpus_params(source="librispeech", librispeech_dir=str(root), n_train=1, n_test=1)
     bad = corpus_stage()
-    assert bad.returncode != 0
-    assert "corpus: 2 of 2 clips failed" in bad.stderr
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr  # a message, not a traceback
+    assert "error: corpus: 2 of 2 clips failed" in bad.stderr
     assert "2 x while synthesising or reading the two talkers: <file>: cannot be decoded as audio" in bad.stderr
     after = {p.relative_to(corpus): p.read_bytes() for p in corpus.rglob("*") if p.is_file()}
     assert after == before  # the previous corpus, byte for byte; no half-built folder left inside it
