@@ -111,14 +111,14 @@ class StubChatServer:
                     if problem:
                         with stub._lock:
                             stub.problems.append(problem)
-                        self._send(400, {"error": {"message": problem}})
+                        reply = (400, {"error": {"message": problem}})
                     elif stub.redirect_to:
-                        self._send(307, {}, {"Location": stub.redirect_to})
+                        reply = (307, {}, {"Location": stub.redirect_to})
                     elif scripted is not None:
-                        self._send(*scripted)
+                        reply = scripted
                     else:
                         text = canned_text(facts["prompt"])
-                        self._send(200, {
+                        reply = (200, {
                             "id": "chatcmpl-stub", "object": "chat.completion", "model": body.get("model"),
                             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                                          "finish_reason": stub.finish_reason}],
@@ -126,8 +126,10 @@ class StubChatServer:
                                       "total_tokens": 400 + len(text.split())},
                         })
                 finally:
+                    # counted out before the answer goes: once the client has it, it may send the next request
                     with stub._lock:
                         stub.in_flight -= 1
+                self._send(*reply)
 
             def log_message(self, *args):
                 pass
