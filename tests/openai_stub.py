@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import soundfile as sf
+
+from tests.loopback_server import LoopbackJSONServer
 
 from acousticlaim.claims.prompts import RUNGS
 
@@ -65,7 +65,7 @@ def check_shape(body: dict) -> tuple[str | None, dict]:
     return None, facts
 
 
-class StubChatServer:
+class StubChatServer(LoopbackJSONServer):
     """Run with ``with StubChatServer(script) as srv:``; ``srv.base_url`` is its ``/v1``."""
 
     def __init__(self, script=(), *, delay_s: float = 0.0, finish_reason: str = "stop", redirect_to: str | None = None):
@@ -78,75 +78,42 @@ class StubChatServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
-        stub = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def _send(self, status, payload, headers=None):
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for k, v in (headers or {}).items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_POST(self):  # noqa: N802 - the http.server API
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with stub._lock:
-                    stub.in_flight += 1
-                    stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
-                try:
-                    problem, facts = check_shape(body)
-                    with stub._lock:
-                        stub.requests.append({"path": self.path, "body": body, "facts": facts,
-                                              "headers": {k.lower(): v for k, v in self.headers.items()}})
-                        scripted = stub.script.pop(0) if stub.script else None
-                    if stub.delay_s:
-                        time.sleep(stub.delay_s)
-                    if self.path != "/v1/chat/completions":
-                        problem = problem or f"path {self.path}"
-                    if problem:
-                        with stub._lock:
-                            stub.problems.append(problem)
-                        reply = (400, {"error": {"message": problem}})
-                    elif stub.redirect_to:
-                        reply = (307, {}, {"Location": stub.redirect_to})
-                    elif scripted is not None:
-                        reply = scripted
-                    else:
-                        text = canned_text(facts["prompt"])
-                        reply = (200, {
-                            "id": "chatcmpl-stub", "object": "chat.completion", "model": body.get("model"),
-                            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                         "finish_reason": stub.finish_reason}],
-                            "usage": {"prompt_tokens": 400, "completion_tokens": len(text.split()),
-                                      "total_tokens": 400 + len(text.split())},
-                        })
-                finally:
-                    # counted out before the answer goes: once the client has it, it may send the next request
-                    with stub._lock:
-                        stub.in_flight -= 1
-                self._send(*reply)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    def _answer(self, method: str, path: str, headers: dict, body) -> tuple:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            problem, facts = check_shape(body)
+            with self._lock:
+                self.requests.append({"path": path, "body": body, "facts": facts, "headers": headers})
+                scripted = self.script.pop(0) if self.script else None
+            if self.delay_s:
+                time.sleep(self.delay_s)
+            if path != "/v1/chat/completions":
+                problem = problem or f"path {path}"
+            if problem:
+                with self._lock:
+                    self.problems.append(problem)
+                return 400, {"error": {"message": problem}}, {}
+            if self.redirect_to:
+                return 307, {}, {"Location": self.redirect_to}
+            if scripted is not None:
+                return scripted
+            text = canned_text(facts["prompt"])
+            return 200, {
+                "id": "chatcmpl-stub", "object": "chat.completion", "model": body.get("model"),
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                             "finish_reason": self.finish_reason}],
+                "usage": {"prompt_tokens": 400, "completion_tokens": len(text.split()),
+                          "total_tokens": 400 + len(text.split())},
+            }, {}
+        finally:
+            # counted out before the answer goes: once the client has it, it may send the next request
+            with self._lock:
+                self.in_flight -= 1
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
+        return f"{self.url}/v1"

@@ -12,9 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -29,8 +27,16 @@ from acousticlaim.claims.prompts import PROMPT_VERSION, get_rung
 from acousticlaim.cli import app
 from acousticlaim.panel.records import GenerationRecord
 from acousticlaim.panel.store import GenerationStore, read_records
+from tests.loopback_server import LoopbackJSONServer
 
 SR = 16_000
+
+
+@pytest.fixture(autouse=True)
+def _outside_the_project(tmp_path, monkeypatch):
+    """Commands run where no project corpus is: a checkout where `dvc repro` has built data/corpus would
+    otherwise lend `import-generations` its manifest (its default) and change what these rows test."""
+    monkeypatch.chdir(tmp_path)
 runner = CliRunner()
 
 
@@ -339,41 +345,17 @@ def test_a_libri2mix_id_that_leaves_the_corpus_folder_is_a_recorded_failure(tmp_
     assert path_under(out, "audio", "test", "a.flac") == out / "audio" / "test" / "a.flac"
 
 
-class _Recorder:
-    """A 127.0.0.1 server that answers each POST with the next scripted (status, headers)."""
+class _Recorder(LoopbackJSONServer):
+    """A 127.0.0.1 server that answers each request with the next scripted (status, headers)."""
 
     def __init__(self, script):
         self.script, self.seen = list(script), []
-        rec = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                rec.seen.append({k.lower(): v for k, v in self.headers.items()})
-                status, headers = rec.script.pop(0)
-                body = json.dumps({"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}).encode()
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = do_POST
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+    def _answer(self, method, path, headers, body):
+        self.seen.append(headers)
+        status, headers = self.script.pop(0)
+        return status, {"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}, headers
 
 
 def test_the_api_key_never_follows_a_redirect_to_another_origin(monkeypatch):
@@ -382,18 +364,13 @@ def test_the_api_key_never_follows_a_redirect_to_another_origin(monkeypatch):
 
     key = "secret-key-never-forwarded"
     monkeypatch.setenv("GEMINI_API_KEY", key)
-    elsewhere = _Recorder([(200, {})])
-    first = _Recorder([(302, {"Location": elsewhere.url + "/steal"})])
-    try:
+    with _Recorder([(200, {})]) as elsewhere, _Recorder([(302, {"Location": elsewhere.url + "/steal"})]) as first:
         adapter = GeminiAdapter(model="m", endpoint=first.url + "/v1beta", max_retries=0)
         request = GenerationRequest("c1", speechlike(0.1), get_rung("P1_numeric"), 0)
         with pytest.raises(APIError, match="redirecting to another origin") as err:
             adapter.generate([request])
         assert key not in str(err.value)
         assert first.seen[0]["x-goog-api-key"] == key and elsewhere.seen == []
-    finally:
-        first.close()
-        elsewhere.close()
     for endpoint in ("http://generativelanguage.googleapis.com/v1beta", "ftp://127.0.0.1/x", "not a url"):
         with pytest.raises(ValueError, match="https|URL"):
             GeminiAdapter(model="m", endpoint=endpoint)

@@ -6,8 +6,6 @@ import base64
 import io
 import json
 import logging
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
@@ -16,53 +14,27 @@ import soundfile as sf
 from acousticlaim.claims.prompts import get_rung
 from acousticlaim.panel.gemini import APIError, APIKeyMissing, GeminiAdapter
 from acousticlaim.panel.protocol import GenerationRequest
+from tests.loopback_server import LoopbackJSONServer
 
 KEY = "test-key-3f9c2a-never-to-be-seen"
 SR = 16_000
 
 
-class FakeGemini:
+class FakeGemini(LoopbackJSONServer):
     """A scripted generateContent server: each POST pops the next (status, body, headers)."""
 
     def __init__(self, script):
         self.script = list(script)
         self.requests: list[dict] = []
-        fake = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - the http.server API
-                length = int(self.headers["Content-Length"])
-                body = json.loads(self.rfile.read(length))
-                fake.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                                      "body": body})
-                status, payload, headers = fake.script.pop(0)
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    def _answer(self, method, path, headers, body):
+        self.requests.append({"path": path, "headers": headers, "body": body})
+        return self.script.pop(0)
 
     @property
     def endpoint(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1beta"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
+        return f"{self.url}/v1beta"
 
 
 def ok(text="The SNR is 12.0 dB.", finish="STOP", n=9):

@@ -111,7 +111,8 @@ def test_our_jsonl_is_validated_line_by_line(tmp_path):
     assert not (tmp_path / "gens2/qwen.jsonl").exists()
 
 
-def test_cli_reports_and_exits_nonzero_on_bad_input(tmp_path):
+def test_cli_reports_and_exits_nonzero_on_bad_input(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no project corpus here to lend its manifest (--manifest's default)
     runner = CliRunner()
     ok = runner.invoke(app, ["import-generations", str(write(tmp_path, "a.json", released(GOOD))),
                              "--system", "af3", "--out", str(tmp_path / "gens")])
