@@ -32,6 +32,7 @@ row per clip and event type: defined or not, why not, how many intervals, the cl
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Iterable, Sequence
 
 import pandas as pd
@@ -118,3 +119,32 @@ def lists_frame(rows: list[dict]) -> pd.DataFrame:
     frame["n"] = frame["n"].astype("int64")
     frame["duration_s"] = frame["duration_s"].astype("float64")
     return frame
+
+
+INTERVALS_NAME, LISTS_NAME = "intervals.parquet", "interval_lists.parquet"
+
+
+def read_interval_references(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(intervals, lists) the `references` stage wrote under ``path`` (the folder, or a file in it), checked:
+    their columns, known event types, and every interval inside a defined list."""
+    folder = Path(path)
+    folder = folder if folder.is_dir() else folder.parent
+    frames = []
+    for name, columns in ((INTERVALS_NAME, INTERVAL_COLUMNS), (LISTS_NAME, LIST_COLUMNS)):
+        file = folder / name
+        if not file.exists():
+            raise FileNotFoundError(f"{file}: no references in time (run `dvc repro references` first)")
+        frame = pd.read_parquet(file)
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:
+            raise ValueError(f"{file}: lacks column(s) {missing}; it has {list(frame.columns)}")
+        unknown = sorted(set(frame["event"]) - set(EVENTS))
+        if unknown:
+            raise ValueError(f"{file}: unknown event type(s) {unknown}; the event types are {', '.join(EVENTS)}")
+        frames.append(frame)
+    intervals, lists = frames
+    defined = set(map(tuple, lists.loc[lists["defined"].astype(bool), ["clip_id", "event"]].to_numpy().tolist()))
+    orphans = [k for k in map(tuple, intervals[["clip_id", "event"]].to_numpy().tolist()) if k not in defined]
+    if orphans:
+        raise ValueError(f"{folder / INTERVALS_NAME}: {len(orphans)} interval(s) outside a defined list, e.g. {orphans[0]}")
+    return intervals, lists
