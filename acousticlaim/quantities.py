@@ -351,6 +351,83 @@ VOICE_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES if q.voice)
 SPLIT_HALF_KEYS: tuple[str, ...] = tuple(q.key for q in _QUANTITIES if q.split_half)
 
 
+# --- events in time (SPEC §1 and the interval claims beside the 13 quantities) -------------------------------
+
+
+@dataclass(frozen=True)
+class EventType:
+    """A kind of event a text can place in time ("overlap from 2.1 to 5.4 s", "a pause at 3.2 s", "a door
+    slams at 7 s"), with the names the interval parser binds a stated time to. Like ``Quantity.aliases``, the
+    names are data in plain sight: matched in any case, whole words, hyphens and underscores read as spaces;
+    the Rust parser builds its event vocabulary from these lists (parser_rs/build.rs) and has none of its own.
+    Plurals and verb forms are listed as written, so that nothing is guessed."""
+
+    key: str
+    name: str
+    definition: str  # the instrument's reading it is scored against
+    aliases: tuple[str, ...] = ()
+
+
+# The scene sources of the RSA-Bench scenes (acousticlaim/corpus/scenes.py, CATEGORIES and the recording
+# labels of its ALIASES) as a text names them: each is a noise event. (That module needs numpy; this one
+# stays standard-library only, so the names are written here and a test checks they cover its categories.)
+_SCENE_SOURCE_NAMES: tuple[str, ...] = (
+    "cow", "cows", "mooing", "dog", "dogs", "barking", "bark", "barks", "hen", "hens", "rooster", "chicken",
+    "chickens", "sheep", "bleating", "rain", "raindrops", "wind", "thunder", "thunderstorm", "wind chimes",
+    "wind chime", "chimes", "chime", "church bells", "bell", "bells", "clock", "clock tick", "clock ticking",
+    "ticking", "tick", "ticks", "cough", "coughs", "coughing", "keyboard typing", "keyboard", "typing",
+    "drinking", "sipping", "gulp", "gulps", "slurp", "children playing", "children", "kids", "birds", "bird",
+    "birdsong", "chirping", "chirps", "stream", "water", "flowing water", "footsteps", "footsteps on grass",
+    "footstep", "steps",
+)
+_EVENTS: tuple[EventType, ...] = (
+    EventType(
+        "overlap", "overlapped speech",
+        "overlap windows: Silero VAD on each separated stem, intersections of at least 0.1 s (SPEC §1)",
+        (
+            "overlap", "overlaps", "overlapping", "overlapped", "overlapping speech", "overlapped speech",
+            "speech overlap", "talker overlap", "speaker overlap", "both speakers", "both talkers", "both voices",
+            "two speakers", "two talkers", "two voices", "talk over", "talks over", "talking over", "talked over",
+            "speak over", "speaks over", "speaking over", "crosstalk", "cross-talk", "cross talk",
+            "simultaneous speech", "simultaneous talking", "speak simultaneously", "speaking simultaneously",
+            "talk simultaneously", "talking simultaneously", "double talk", "interruption", "interruptions",
+            "interrupts", "interrupting", "interrupted", "concurrent speech",
+        ),
+    ),
+    EventType(
+        "pause", "pause",
+        "silent intervals of at least 0.3 s between sounding intervals of the target stem (de Jong & Wempe)",
+        (
+            "pause", "pauses", "paused", "pausing", "silent pause", "silent pauses", "silence", "silences",
+            "silent", "gap", "gaps", "hesitation", "hesitations", "no speech", "lull", "lulls",
+        ),
+    ),
+    EventType(
+        "noise", "non-speech noise",
+        "when each scene source or noise of the corpus manifest sounds (a stationary noise: one event over the clip)",
+        (
+            "noise", "noises", "noisy", "background noise", "non-speech", "nonspeech", "non-speech sound",
+            "non-speech sounds", "door", "doors", "door slam", "slam", "slams", "slammed", "slamming", "bang",
+            "bangs", "banging", "knock", "knocks", "knocking", "click", "clicks", "clicking", "beep", "beeps",
+            "beeping", "music", "hum", "humming", "buzz", "buzzing", "static", "hiss", "crackle", "thump",
+            "thud", "crash", "clatter", "siren", "alarm", "ringing", "phone", "traffic", "engine", "laughter",
+            "laughing", "applause", "clapping", "background sound", "background sounds",
+        ) + _SCENE_SOURCE_NAMES,
+    ),
+)
+EVENTS: dict[str, EventType] = {e.key: e for e in _EVENTS}
+EVENT_KEYS: tuple[str, ...] = tuple(e.key for e in _EVENTS)
+
+
+def event_of(name: str) -> EventType | None:
+    """The event type that ``name`` (one of the aliases, in any case) names, or ``None``."""
+    folded = " ".join(name.replace("-", " ").replace("_", " ").lower().split())
+    for e in _EVENTS:
+        if any(" ".join(a.replace("-", " ").replace("_", " ").lower().split()) == folded for a in e.aliases):
+            return e
+    return None
+
+
 def get(key: str) -> Quantity:
     """The quantity registered under ``key``; a clear error for an unknown key."""
     try:
@@ -403,6 +480,12 @@ def _check_registry() -> None:
             raise ValueError(f"quantity {q.key!r} is scored but lacks phrases, labels, places or its free group")
         if not q.reader:
             raise ValueError(f"quantity {q.key!r} names no reader")
+    named: dict[str, str] = {}
+    for e in _EVENTS:
+        for a in e.aliases:
+            folded = " ".join(a.replace("-", " ").replace("_", " ").lower().split())
+            if named.setdefault(folded, e.key) != e.key:
+                raise ValueError(f"event name {a!r} is listed under both {named[folded]!r} and {e.key!r}")
     for attr in ("prompt_order", "table_order"):
         places = [getattr(q, attr) for q in _QUANTITIES if q.scored]
         if len(set(places)) != len(places):

@@ -1,6 +1,7 @@
 //! Generates `registry.rs` from the registry of quantities (`acousticlaim/quantities.py`): the
 //! keys in order, each canonical unit, and each quantity's aliases (SPEC §1, "What counts as a
-//! claim", rule 1), so the parser's vocabulary of quantity names has exactly one source.
+//! claim", rule 1), so the parser's vocabulary of quantity names has exactly one source; and the
+//! event types with their names (`EVENTS`), the interval parser's vocabulary (`intervals.rs`).
 //!
 //! The registry module imports only the standard library, so it is run on its own
 //! (`runpy.run_path`), without importing the package or anything it depends on.
@@ -23,6 +24,9 @@ print(f"pub const ALIASES: [&[&str]; {len(qs)}] = [" + ", ".join(arr(q.aliases) 
 print("pub const PITCH_NAMES: &[&str] = " + arr(ns["PITCH_NAMES"]) + ";")
 print("pub const PITCH_MEAN_WORDS: &[&str] = " + arr(ns["PITCH_MEAN_WORDS"]) + ";")
 print("pub const PITCH_SPREAD_WORDS: &[&str] = " + arr(ns["PITCH_SPREAD_WORDS"]) + ";")
+es = list(ns["EVENTS"].values())
+print(f"pub const EVENT_KEYS: [&str; {len(es)}] = [" + ", ".join(lit(e.key) for e in es) + "];")
+print(f"pub const EVENT_ALIASES: [&[&str]; {len(es)}] = [" + ", ".join(arr(e.aliases) for e in es) + "];")
 "#;
 
 fn main() {

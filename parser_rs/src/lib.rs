@@ -7,8 +7,10 @@
 
 pub mod batch;
 pub mod claim;
+pub mod intervals;
 pub mod lexer;
 pub mod parser;
+pub mod pool;
 pub mod tables;
 pub mod vocab;
 

@@ -408,6 +408,89 @@ fn parse_arrow<'py>(
     parts_to_dict(py, &parts)
 }
 
+/// The event types of the interval claims, in code order (from the registry at build time).
+#[pyfunction]
+fn event_types() -> Vec<&'static str> {
+    crate::intervals::EVENT_TYPES.to_vec()
+}
+
+/// The event names of the interval parser's vocabulary (phrase, event type): all built from the
+/// registry's event aliases.
+#[pyfunction]
+fn event_phrases() -> Vec<(String, &'static str)> {
+    crate::intervals::event_phrases()
+}
+
+/// A registry event name as the words a text must contain.
+#[pyfunction]
+fn event_phrase(alias: &str) -> PyResult<String> {
+    guard("event_phrase", || crate::intervals::event_phrase(alias))
+}
+
+/// The interval claims of one text: a list of tuples
+/// (event, start_s, end_s, point, label, span_start, span_end, reversed, outside_clip).
+#[pyfunction]
+#[pyo3(signature = (text, clip_s=None))]
+#[allow(clippy::type_complexity)]
+fn parse_intervals_one(
+    py: Python<'_>,
+    text: &Bound<'_, PyString>,
+    clip_s: Option<f64>,
+) -> PyResult<Vec<(&'static str, f64, f64, bool, String, u32, u32, bool, bool)>> {
+    let t = text_of(text);
+    let t: &str = &t;
+    let claims = py.allow_threads(|| guard("parse_intervals", || crate::intervals::parse_intervals(t, clip_s)))?;
+    Ok(claims
+        .iter()
+        .map(|c| {
+            (
+                crate::intervals::EVENT_TYPES[c.event as usize],
+                c.start_s,
+                c.end_s,
+                c.point,
+                t[c.label.0 as usize..c.label.1 as usize].to_string(),
+                c.char_start,
+                c.char_end,
+                c.reversed,
+                c.outside_clip,
+            )
+        })
+        .collect())
+}
+
+/// The interval claims of many texts as a dict of columns (lists), one row per claim; the event
+/// as its code into `event_types()`.
+#[pyfunction]
+#[pyo3(signature = (texts, clip_s=None, threads=0))]
+fn parse_intervals_many<'py>(
+    py: Python<'py>,
+    texts: Vec<Bound<'py, PyString>>,
+    clip_s: Option<Vec<Option<f64>>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    if let Some(c) = &clip_s {
+        if c.len() != texts.len() {
+            return Err(PyValueError::new_err(format!("clip_s has {} entries for {} texts", c.len(), texts.len())));
+        }
+    }
+    let views: Vec<Cow<'_, str>> = texts.iter().map(text_of).collect();
+    let cols = py.allow_threads(|| {
+        guard("parse_intervals_many", || crate::intervals::parse_intervals_batch(&views, clip_s.as_deref(), threads))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("text_index", cols.text_index)?;
+    d.set_item("event", cols.event)?;
+    d.set_item("start_s", cols.start_s)?;
+    d.set_item("end_s", cols.end_s)?;
+    d.set_item("point", cols.point)?;
+    d.set_item("label", cols.label)?;
+    d.set_item("span_start", cols.span_start)?;
+    d.set_item("span_end", cols.span_end)?;
+    d.set_item("reversed", cols.reversed)?;
+    d.set_item("outside_clip", cols.outside_clip)?;
+    Ok(d)
+}
+
 /// Panics on purpose (tests check that a panic becomes a Python exception).
 #[pyfunction]
 fn _panic_for_test(msg: &str) -> PyResult<()> {
@@ -425,6 +508,11 @@ fn _parser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_one, m)?)?;
     m.add_function(wrap_pyfunction!(parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(parse_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(event_types, m)?)?;
+    m.add_function(wrap_pyfunction!(event_phrases, m)?)?;
+    m.add_function(wrap_pyfunction!(event_phrase, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_intervals_one, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_intervals_many, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

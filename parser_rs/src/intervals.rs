@@ -1,0 +1,959 @@
+//! Interval claims: where in time a text places an event ("both speakers talk from 2.1 to 5.4 s",
+//! "pauses at 1.2 s, 3.4 s and 5.0 s", "a door slams at 0:07"), the second kind of claim beside the
+//! 13 quantities (SPEC §1, where such timestamps stay non-claims for the quantities).
+//!
+//! A stated time is a claim only when an event is named beside it: the event names are the
+//! registry's (`EVENTS` in `acousticlaim/quantities.py`, generated into `registry.rs` by
+//! `build.rs`). The forms read:
+//!
+//! * ranges: "from 2.1 to 5.4 s", "from 2 s to 5 s", "2.1–5.4 s", "2.1-5.4 seconds",
+//!   "between 2 and 5 seconds", "00:02–00:05", "[2.1s - 5.4s]";
+//! * points: "at 3.2 s", "around 3.2 s", "at the 3-second mark", "around the 3 s point", a clock
+//!   time "0:02.5" (a clock time places by itself);
+//! * lists after one name ("pauses at 1.2 s, 3.4 s and 5.0 s", "overlap: 2–3 s, 6–7 s", "at 1.2,
+//!   3.4 and 5.0 s": a unit stated once at the end holds for the list);
+//! * "starts at 2 s and ends at 5 s";
+//! * JSON objects with start/end fields (`{"type": "pause", "start": 3.2, "end": 3.9}`, or a list
+//!   of them under an event's key, or `"overlap": [[2.1, 5.4]]`) and markdown tables with start/end
+//!   (or time) columns (`| overlap | 2.1 | 5.4 |`), where a bare number is in seconds.
+//!
+//! Not claims: durations ("a 0.5-second pause", "pauses of 0.3 s", "lasting 2–3 s", "the overlap
+//! is 2 s"), times with no event named within the window (same sentence, [`WINDOW_BACK`] words
+//! before or [`WINDOW_AHEAD`] after, never across another stated time), events named as absent ("no
+//! pauses"), a bare seconds value with no word that places it ("pause: 3.2 s" may be a duration),
+//! and numbers in other units ("from 120 to 180 Hz", "SNR 12 dB"). A reversed interval (end before
+//! start) or one outside the clip is kept as stated and flagged.
+
+use crate::batch::{Text, CHUNK};
+use crate::claim::registry::{EVENT_ALIASES, EVENT_KEYS};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
+
+/// The event types in code order (code = index): the registry's.
+pub const EVENT_TYPES: [&str; EVENT_KEYS.len()] = EVENT_KEYS;
+
+/// Words searched before a stated time for the name of its event.
+pub const WINDOW_BACK: usize = 12;
+/// Words searched after a stated time (or list) for the name of its event when none precedes it.
+pub const WINDOW_AHEAD: usize = 10;
+
+/// One interval (or point) claim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntervalClaim {
+    /// index into [`EVENT_TYPES`]
+    pub event: u8,
+    pub start_s: f64,
+    /// equal to `start_s` for a point
+    pub end_s: f64,
+    pub point: bool,
+    /// byte span of the words that named the event
+    pub label: (u32, u32),
+    /// byte span of the stated interval and its label
+    pub byte_start: u32,
+    pub byte_end: u32,
+    /// the same span in characters (Python `str` indices)
+    pub char_start: u32,
+    pub char_end: u32,
+    pub reversed: bool,
+    pub outside_clip: bool,
+}
+
+// ------------------------------------------------------------------ tokens
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Word,
+    Num,
+    Clock,
+    Punct(char),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Tok {
+    kind: Kind,
+    s: u32,
+    e: u32,
+    v: f64,
+}
+
+fn is_digit(b: Option<&u8>) -> bool {
+    b.map_or(false, |c| c.is_ascii_digit())
+}
+
+/// Words, numbers, clock times ("00:02", "1:02:03", "0:02.5") and single punctuation marks
+/// (newlines kept: they end a line of a table or a list).
+fn lex(text: &str, out: &mut Vec<Tok>) {
+    out.clear();
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        let c = text[i..].chars().next().unwrap();
+        let cl = c.len_utf8();
+        if c == '\n' {
+            out.push(Tok { kind: Kind::Punct('\n'), s: i as u32, e: (i + 1) as u32, v: 0.0 });
+            i += 1;
+            continue;
+        }
+        if c.is_whitespace() {
+            i += cl;
+            continue;
+        }
+        let starts_number = c.is_ascii_digit()
+            || (c == '.' && is_digit(b.get(i + 1)) && !(i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1].is_ascii_alphabetic())));
+        if starts_number {
+            let s = i;
+            while i < n && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            // a clock time: h:mm[:ss][.fff] or m:ss[.fff]
+            let two_digits = |k: usize| is_digit(b.get(k)) && is_digit(b.get(k + 1)) && !is_digit(b.get(k + 2));
+            if i > s && i < n && b[i] == b':' && two_digits(i + 1) {
+                let mut v: f64 = text[s..i].parse().unwrap_or(0.0);
+                while i < n && b[i] == b':' && two_digits(i + 1) {
+                    v = v * 60.0 + text[i + 1..i + 3].parse::<f64>().unwrap_or(0.0);
+                    i += 3;
+                }
+                if i + 1 < n && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                    let fs = i;
+                    i += 1;
+                    while i < n && b[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    v += text[fs..i].parse::<f64>().unwrap_or(0.0);
+                }
+                out.push(Tok { kind: Kind::Clock, s: s as u32, e: i as u32, v });
+                continue;
+            }
+            let mut comma = false;
+            if i + 1 < n && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                i += 1;
+                while i < n && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            } else if i + 1 < n && b[i] == b',' && b[i + 1].is_ascii_digit() && decimal_comma(b, s, i) {
+                comma = true;
+                i += 1;
+                while i < n && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            let raw = &text[s..i];
+            let v = if comma { raw.replace(',', ".").parse().unwrap_or(f64::NAN) } else { raw.parse().unwrap_or(f64::NAN) };
+            out.push(Tok { kind: Kind::Num, s: s as u32, e: i as u32, v });
+            continue;
+        }
+        if c.is_alphabetic() {
+            let s = i;
+            while i < n {
+                let d = text[i..].chars().next().unwrap();
+                if d.is_alphabetic() {
+                    i += d.len_utf8();
+                } else if d == '\'' && text[i + 1..].chars().next().map_or(false, |x| x.is_alphabetic()) {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push(Tok { kind: Kind::Word, s: s as u32, e: i as u32, v: 0.0 });
+            continue;
+        }
+        out.push(Tok { kind: Kind::Punct(c), s: i as u32, e: (i + cl) as u32, v: 0.0 });
+        i += cl;
+    }
+}
+
+/// "2,5 s" is 2.5, but "[6,7]" and "1,2,3" are lists: a comma is a decimal mark only after a
+/// number that does not open a bracket or follow a comma, and before digits that no comma follows.
+fn decimal_comma(b: &[u8], s: usize, comma: usize) -> bool {
+    let before = b[..s].iter().rev().find(|c| !c.is_ascii_whitespace());
+    if matches!(before, Some(b'[') | Some(b',') | Some(b'(')) {
+        return false;
+    }
+    let mut k = comma + 1;
+    while k < b.len() && b[k].is_ascii_digit() {
+        k += 1;
+    }
+    !(k < b.len() && b[k] == b',')
+}
+
+// ------------------------------------------------------------------ vocabulary
+
+struct EventVocab {
+    /// first word → (words of the name, event code), longest names first
+    by_first: FxHashMap<String, Vec<(Vec<String>, u8)>>,
+    /// every name as its words joined by single spaces, with its event
+    phrases: Vec<(String, u8)>,
+}
+
+/// An event name as the words a text must contain: lower-cased, hyphens and underscores read as
+/// spaces ("cross-talk" → "cross talk").
+pub fn event_phrase(alias: &str) -> String {
+    let mut toks = Vec::new();
+    lex(alias, &mut toks);
+    let mut words = Vec::new();
+    for t in &toks {
+        let raw = &alias[t.s as usize..t.e as usize];
+        match t.kind {
+            Kind::Word => words.push(raw.to_lowercase()),
+            Kind::Punct('-') | Kind::Punct('_') => {}
+            _ => panic!("registry event name {alias:?} holds {raw:?}, which a name cannot be matched across"),
+        }
+    }
+    assert!(!words.is_empty(), "registry event name {alias:?} has no word");
+    words.join(" ")
+}
+
+fn event_vocab() -> &'static EventVocab {
+    static V: OnceLock<EventVocab> = OnceLock::new();
+    V.get_or_init(|| {
+        let mut by_first: FxHashMap<String, Vec<(Vec<String>, u8)>> = FxHashMap::default();
+        let mut phrases = Vec::new();
+        for (code, aliases) in EVENT_ALIASES.iter().enumerate() {
+            for a in aliases.iter() {
+                let p = event_phrase(a);
+                let words: Vec<String> = p.split(' ').map(str::to_string).collect();
+                by_first.entry(words[0].clone()).or_default().push((words, code as u8));
+                phrases.push((p, code as u8));
+            }
+        }
+        for v in by_first.values_mut() {
+            v.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        }
+        EventVocab { by_first, phrases }
+    })
+}
+
+/// The event names of the vocabulary (phrase, event key), as built from the registry.
+pub fn event_phrases() -> Vec<(String, &'static str)> {
+    event_vocab().phrases.iter().map(|(p, c)| (p.clone(), EVENT_TYPES[*c as usize])).collect()
+}
+
+const TIME_UNITS: &[(&str, f64)] = &[
+    ("s", 1.0),
+    ("sec", 1.0),
+    ("secs", 1.0),
+    ("second", 1.0),
+    ("seconds", 1.0),
+    ("ms", 0.001),
+    ("msec", 0.001),
+    ("millisecond", 0.001),
+    ("milliseconds", 0.001),
+    ("min", 60.0),
+    ("mins", 60.0),
+    ("minute", 60.0),
+    ("minutes", 60.0),
+];
+/// Words that place a time ("at 3.2 s", "from 2 to 5 s").
+const AT_WORDS: &[&str] = &["at", "near", "around", "starting", "beginning", "onset"];
+/// Words that hedge a value and are read through ("at about 3 s", "around the 3-second mark").
+const HEDGES: &[&str] = &[
+    "about", "around", "approximately", "approx", "roughly", "circa", "ca", "nearly", "almost", "just",
+    "exactly", "precisely", "some", "the", "near", "maybe", "perhaps", "possibly", "likely", "estimated",
+];
+/// Hedges that also place a time by themselves ("a pause around 3.2 s").
+const PLACING_HEDGES: &[&str] = &["around", "near", "about", "approximately", "roughly", "circa"];
+/// Words before a time that make it a duration or a bound, not a place in time.
+const DURATION_BEFORE: &[&str] = &[
+    "of", "lasting", "lasts", "last", "lasted", "for", "duration", "durations", "length", "lengths", "long", "took",
+    "takes", "take", "taking", "spanning", "spans", "span", "averaging", "average", "mean", "median", "total",
+    "totaling", "totalling", "is", "are", "was", "were", "be", "been", "being", "a", "an", "one", "each", "every",
+    "per", "than", "under", "over", "below", "above", "exceeding", "exceeds", "exceed", "least", "most", "up",
+    "within", "after", "before", "by", "only", "max", "maximum", "min", "minimum", "longest", "shortest",
+];
+/// Words after a time that make it a duration ("2 s long", "0.4 s each").
+const DURATION_AFTER: &[&str] = &["long", "each", "apiece", "duration", "durations", "length", "per", "in length", "in duration"];
+/// Words after a time that make it a place in time ("the 3-second mark").
+const MARK_WORDS: &[&str] = &["mark", "point", "timestamp", "timepoint", "time"];
+/// Words that join the two ends of a range ("and" only after "between").
+const RANGE_JOIN: &[&str] = &["to", "until", "till", "til", "through", "thru", "and"];
+/// Words before an event name that state its absence ("no pauses").
+const NEGATIONS: &[&str] = &["no", "without", "not", "never", "nor"];
+const START_WORDS: &[&str] = &["start", "starts", "starting", "started", "begin", "begins", "beginning", "began", "onset"];
+const END_WORDS: &[&str] = &["end", "ends", "ending", "ended", "stop", "stops", "stopping", "stopped", "offset", "until"];
+
+fn one_of(w: &str, list: &[&str]) -> bool {
+    list.iter().any(|x| x.eq_ignore_ascii_case(w))
+}
+
+// ------------------------------------------------------------------ reading
+
+/// A stated time: a number with its unit factor (seconds per unit) or a clock time.
+#[derive(Clone, Copy, Debug)]
+struct Atom {
+    v: f64,
+    unit: Option<f64>,
+    clock: bool,
+    /// the unit is joined by a hyphen ("3-second"): an adjective, a duration unless a mark follows
+    hyphen: bool,
+    s: u32,
+    e: u32,
+    next: usize,
+}
+
+impl Atom {
+    fn seconds(&self) -> Option<f64> {
+        if self.clock {
+            Some(self.v)
+        } else {
+            self.unit.map(|u| self.v * u)
+        }
+    }
+}
+
+/// A stated time or range, with the cue that placed it.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    a: Atom,
+    b: Option<Atom>,
+    /// first token of the item (its cue word, if any) and the token after it
+    first: usize,
+    next: usize,
+    placed: bool,
+    duration: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Mention {
+    first: usize,
+    next: usize,
+    event: u8,
+    negated: bool,
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    toks: &'t [Tok],
+    mentions: Vec<Mention>,
+    /// for each token, the mention that starts there (index into `mentions`)
+    mention_at: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl<'t> Reader<'t> {
+    fn new(text: &'t str, toks: &'t [Tok]) -> Self {
+        let v = event_vocab();
+        let mut mentions = Vec::new();
+        let mut mention_at = vec![NONE; toks.len()];
+        let mut lower = String::new();
+        let mut i = 0;
+        while i < toks.len() {
+            if toks[i].kind != Kind::Word {
+                i += 1;
+                continue;
+            }
+            lower.clear();
+            lower.extend(text[toks[i].s as usize..toks[i].e as usize].chars().flat_map(char::to_lowercase));
+            let mut matched = None;
+            if let Some(cands) = v.by_first.get(lower.as_str()) {
+                for (words, code) in cands {
+                    if let Some(next) = match_words(text, toks, i, words) {
+                        matched = Some((next, *code));
+                        break;
+                    }
+                }
+            }
+            match matched {
+                Some((next, event)) => {
+                    let negated = i > 0 && toks[i - 1].kind == Kind::Word && one_of(word(text, &toks[i - 1]), NEGATIONS)
+                        || i > 1 && toks[i - 2].kind == Kind::Word && one_of(word(text, &toks[i - 2]), NEGATIONS)
+                            && toks[i - 1].kind == Kind::Word && one_of(word(text, &toks[i - 1]), &["long", "audible", "noticeable", "significant", "clear", "real", "other", "further", "more"]);
+                    mention_at[i] = mentions.len() as u32;
+                    mentions.push(Mention { first: i, next, event, negated });
+                    i = next;
+                }
+                None => i += 1,
+            }
+        }
+        Reader { text, toks, mentions, mention_at }
+    }
+
+    fn word(&self, i: usize) -> Option<&'t str> {
+        let t = self.toks.get(i)?;
+        (t.kind == Kind::Word).then(|| word(self.text, t))
+    }
+
+    fn punct(&self, i: usize) -> Option<char> {
+        match self.toks.get(i)?.kind {
+            Kind::Punct(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn adjacent(&self, i: usize, j: usize) -> bool {
+        self.toks[i].e == self.toks[j].s
+    }
+
+    /// A time at token `i`: an optional sign, a number with a time unit (or none yet) or a clock time.
+    fn atom(&self, i: usize) -> Option<Atom> {
+        let t = self.toks;
+        let mut j = i;
+        let mut sign = 1.0;
+        if matches!(self.punct(j), Some('-') | Some('−'))
+            && j + 1 < t.len()
+            && matches!(t[j + 1].kind, Kind::Num | Kind::Clock)
+            && self.adjacent(j, j + 1)
+            && !(j > 0 && matches!(t[j - 1].kind, Kind::Num | Kind::Clock))
+        {
+            sign = -1.0;
+            j += 1;
+        }
+        let tok = t.get(j)?;
+        match tok.kind {
+            Kind::Clock => Some(Atom { v: sign * tok.v, unit: Some(1.0), clock: true, hyphen: false, s: t[i].s, e: tok.e, next: j + 1 }),
+            Kind::Num if tok.v.is_finite() => {
+                let mut a = Atom { v: sign * tok.v, unit: None, clock: false, hyphen: false, s: t[i].s, e: tok.e, next: j + 1 };
+                if let Some(f) = self.word(j + 1).and_then(unit_factor) {
+                    a.unit = Some(f);
+                    a.e = t[j + 1].e;
+                    a.next = j + 2;
+                } else if self.punct(j + 1) == Some('-') && self.adjacent(j, j + 1) && self.adjacent(j + 1, j + 2) {
+                    if let Some(f) = self.word(j + 2).and_then(unit_factor) {
+                        a.unit = Some(f);
+                        a.hyphen = true;
+                        a.e = t[j + 2].e;
+                        a.next = j + 3;
+                    }
+                }
+                // "2.1s." ends a sentence; "3 s-long" is an adjective
+                Some(a)
+            }
+            _ => None,
+        }
+    }
+
+    /// A time or a range at token `i` (`between`: "and" joins the ends).
+    fn time(&self, i: usize, between: bool) -> Option<(Atom, Option<Atom>, usize)> {
+        let a = self.atom(i)?;
+        let j = a.next;
+        let joined = match self.toks.get(j).map(|t| t.kind) {
+            Some(Kind::Punct('-')) | Some(Kind::Punct('–')) | Some(Kind::Punct('—')) | Some(Kind::Punct('−')) => true,
+            Some(Kind::Word) => {
+                let w = self.word(j).unwrap();
+                one_of(w, RANGE_JOIN) && (between || !w.eq_ignore_ascii_case("and"))
+            }
+            _ => false,
+        };
+        if joined {
+            // "2.1 s - 5.4 s", "2 and 5 seconds"; "to the 5-second mark"
+            let mut k = j + 1;
+            while self.word(k).map_or(false, |w| w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES)) {
+                k += 1;
+            }
+            if let Some(b) = self.atom(k) {
+                if b.clock == a.clock || a.unit.is_some() || b.unit.is_some() {
+                    return Some((a, Some(b), b.next));
+                }
+            }
+        }
+        Some((a, None, a.next))
+    }
+
+    /// The cue before token `i`, read back over hedges: (first token of the item, placed, duration).
+    fn cue(&self, i: usize) -> (usize, bool, bool, bool) {
+        let mut k = i;
+        let mut placing_hedge = false;
+        let mut first = i;
+        while k > 0 {
+            let j = k - 1;
+            if let Some(w) = self.word(j) {
+                if one_of(w, HEDGES) && !(one_of(w, AT_WORDS) && !one_of(w, PLACING_HEDGES)) {
+                    placing_hedge |= one_of(w, PLACING_HEDGES);
+                    if w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES) {
+                        first = j;
+                    }
+                    k = j;
+                    continue;
+                }
+                if one_of(w, DURATION_BEFORE) {
+                    return (first, false, true, false);
+                }
+                if one_of(w, AT_WORDS) || w.eq_ignore_ascii_case("from") {
+                    return (j, true, false, false);
+                }
+                if w.eq_ignore_ascii_case("between") {
+                    return (j, true, false, true);
+                }
+                break;
+            }
+            match self.punct(j) {
+                Some('~') | Some('≈') => {
+                    k = j;
+                    continue;
+                }
+                Some('@') => return (j, true, false, false),
+                Some('=') if self.word(j.wrapping_sub(1)).map_or(false, |w| w.eq_ignore_ascii_case("t")) => {
+                    return (j - 1, true, false, false)
+                }
+                _ => break,
+            }
+        }
+        (first, placing_hedge, false, false)
+    }
+
+    /// The item (time or range with its cue) at token `i`.
+    fn item(&self, i: usize) -> Option<Item> {
+        let (first, placed, duration_cue, between) = self.cue(i);
+        let (a, b, mut next) = self.time(i, between)?;
+        let mut item = Item { a, b, first, next, placed, duration: duration_cue };
+        let last = b.unwrap_or(a);
+        // what follows: "mark" places it, "long"/"each" makes it a duration
+        let mut k = next;
+        if self.punct(k) == Some('-') {
+            k += 1;
+        }
+        if let Some(w) = self.word(k) {
+            if one_of(w, MARK_WORDS) && !(w.eq_ignore_ascii_case("time") && self.word(k + 1).is_some()) {
+                item.placed = true;
+                item.duration = false;
+                next = k + 1;
+                item.next = next;
+            } else if one_of(w, DURATION_AFTER)
+                || (w.eq_ignore_ascii_case("in") && self.word(k + 1).map_or(false, |x| one_of(x, &["length", "duration", "total"])))
+            {
+                item.duration = true;
+            }
+        }
+        if last.hyphen && !item.placed {
+            item.duration = true;
+        }
+        Some(item)
+    }
+
+    fn is_boundary(&self, i: usize) -> bool {
+        matches!(self.punct(i), Some('.') | Some('!') | Some('?') | Some(';') | Some('\n'))
+    }
+
+    fn is_time(&self, i: usize) -> bool {
+        matches!(self.toks[i].kind, Kind::Num | Kind::Clock)
+    }
+
+    /// The nearest event named before token `i` (not before `floor`) in the same sentence.
+    fn name_before(&self, i: usize, floor: usize) -> Option<Mention> {
+        let mut words = 0;
+        let mut k = i;
+        while k > floor && words < WINDOW_BACK {
+            let j = k - 1;
+            if self.punct(j) == Some('\n') {
+                // a bullet of a list reads its heading: "Pauses:\n- at 1.2 s"
+                if !self.bullet_line(j + 1) {
+                    return None;
+                }
+            } else if self.is_boundary(j) || self.is_time(j) {
+                return None;
+            }
+            if self.toks[j].kind == Kind::Word {
+                words += 1;
+            }
+            // a mention ending at j
+            if let Some(m) = self.mentions.iter().rev().find(|m| m.next == j + 1 && m.first >= floor) {
+                return Some(*m);
+            }
+            k = j;
+        }
+        None
+    }
+
+    /// Whether the line starting at token `i` is a list bullet ("- ", "* ", "• ", "1. ").
+    fn bullet_line(&self, i: usize) -> bool {
+        match self.toks.get(i).map(|t| t.kind) {
+            Some(Kind::Punct('-')) | Some(Kind::Punct('*')) | Some(Kind::Punct('•')) | Some(Kind::Punct('+')) => true,
+            Some(Kind::Num) => matches!(self.punct(i + 1), Some('.') | Some(')')),
+            _ => false,
+        }
+    }
+
+    /// The nearest event named after token `i` in the same sentence, before any other stated time.
+    fn name_after(&self, i: usize) -> Option<Mention> {
+        let mut words = 0;
+        let mut k = i;
+        while k < self.toks.len() && words < WINDOW_AHEAD {
+            if self.is_boundary(k) || self.is_time(k) {
+                return None;
+            }
+            if self.mention_at[k] != NONE {
+                return Some(self.mentions[self.mention_at[k] as usize]);
+            }
+            if self.toks[k].kind == Kind::Word {
+                words += 1;
+            }
+            k += 1;
+        }
+        None
+    }
+
+    /// After an item ending at token `j`, the next item of the same list: joined by ",", "and",
+    /// "or", "&" (and an optional cue word).
+    fn continuation(&self, j: usize) -> Option<usize> {
+        let mut k = j;
+        let mut joined = false;
+        loop {
+            match (self.punct(k), self.word(k)) {
+                (Some(',') | Some('&') | Some('/'), _) => {
+                    joined = true;
+                    k += 1;
+                }
+                (_, Some(w)) if one_of(w, &["and", "or"]) => {
+                    joined = true;
+                    k += 1;
+                }
+                _ => break,
+            }
+        }
+        if !joined {
+            return None;
+        }
+        // the cue of the next item is read by `item`; skip it here to find its number
+        let mut n = k;
+        while let Some(w) = self.word(n) {
+            if one_of(w, AT_WORDS) || one_of(w, HEDGES) || one_of(w, &["from", "between"]) {
+                n += 1;
+            } else {
+                return None;
+            }
+        }
+        if self.punct(n) == Some('~') || self.punct(n) == Some('@') {
+            n += 1;
+        }
+        let starts = self.toks.get(n).map_or(false, |t| matches!(t.kind, Kind::Num | Kind::Clock))
+            || (matches!(self.punct(n), Some('-')) && self.toks.get(n + 1).map_or(false, |t| t.kind == Kind::Num) && self.adjacent(n, n + 1));
+        starts.then_some(n)
+    }
+
+    /// "starts at 2 s and ends at 5 s": the end of a range stated by its start and end words.
+    fn stated_end(&self, item: &Item) -> Option<Item> {
+        if item.b.is_some() || !item.placed {
+            return None;
+        }
+        let before = self.word(item.first.checked_sub(1)?)?;
+        if !one_of(before, START_WORDS) {
+            return None;
+        }
+        let mut k = item.next;
+        let mut hops = 0;
+        while k < self.toks.len() && hops < 6 {
+            if self.is_boundary(k) || self.is_time(k) {
+                return None;
+            }
+            if self.word(k).map_or(false, |w| one_of(w, END_WORDS)) {
+                let mut n = k + 1;
+                while self.word(n).map_or(false, |w| one_of(w, AT_WORDS) || one_of(w, HEDGES) || w.eq_ignore_ascii_case("by")) {
+                    n += 1;
+                }
+                let end = self.item(n)?;
+                return end.b.is_none().then_some(end);
+            }
+            k += 1;
+            hops += 1;
+        }
+        None
+    }
+
+    fn read(&self, clip_s: Option<f64>, out: &mut Vec<IntervalClaim>, skip: &[(u32, u32)]) {
+        let n = self.toks.len();
+        let mut floor = 0;
+        let mut i = 0;
+        while i < n {
+            if !(self.is_time(i) || (matches!(self.punct(i), Some('-') | Some('−')) && i + 1 < n && self.is_time(i + 1) && self.adjacent(i, i + 1))) {
+                i += 1;
+                continue;
+            }
+            if skip.iter().any(|&(s, e)| self.toks[i].s >= s && self.toks[i].s < e) {
+                i += 1;
+                floor = i;
+                continue;
+            }
+            let Some(head) = self.item(i) else {
+                i += 1;
+                continue;
+            };
+            // the list: the head and its continuations
+            let mut items = vec![head];
+            if let Some(end) = self.stated_end(&head) {
+                let h = &mut items[0];
+                h.b = Some(end.a);
+                h.next = end.next;
+            }
+            while let Some(k) = self.continuation(items.last().unwrap().next) {
+                match self.item(k) {
+                    Some(it) => items.push(it),
+                    None => break,
+                }
+            }
+            // a unit stated once at the end holds for the list ("at 1.2, 3.4 and 5.0 s")
+            let mut carry: Option<f64> = None;
+            for it in items.iter_mut().rev() {
+                for at in [it.b.as_mut(), Some(&mut it.a)].into_iter().flatten() {
+                    if at.clock {
+                        continue;
+                    }
+                    match at.unit {
+                        Some(u) => carry = Some(u),
+                        None => at.unit = carry,
+                    }
+                }
+            }
+            // the list ends at its first item that is no time (no unit anywhere) or that is
+            // a duration
+            let keep = items
+                .iter()
+                .position(|it| it.a.seconds().is_none() || it.b.map_or(false, |b| b.seconds().is_none()))
+                .unwrap_or(items.len());
+            items.truncate(keep);
+            if items.is_empty() {
+                i = head.next.max(i + 1);
+                continue;
+            }
+            let list_next = items.last().unwrap().next;
+            let head = items[0];
+            let event = self.name_before(head.first, floor).or_else(|| self.name_after(list_next));
+            // an item followed at once by the name of another event starts a list of its own
+            let mut cut = items.len();
+            if let Some(m) = event {
+                for (k, it) in items.iter().enumerate().skip(1) {
+                    if let Some(other) = self.name_after(it.next) {
+                        if other.event != m.event && other.first <= it.next + 3 {
+                            cut = k;
+                            break;
+                        }
+                    }
+                }
+            }
+            let resume = if cut < items.len() { items[cut].first } else { list_next };
+            items.truncate(cut);
+            let claimed = !head.duration && (head.placed || head.b.is_some() || head.a.clock);
+            if let (Some(m), true) = (event, claimed) {
+                if !m.negated {
+                    for it in &items {
+                        // a duration ends the list ("at 2 s, 0.4 s long")
+                        if it.duration {
+                            break;
+                        }
+                        out.push(self.claim(m, it, clip_s));
+                    }
+                }
+            }
+            floor = resume;
+            i = resume.max(i + 1);
+        }
+    }
+
+    fn claim(&self, m: Mention, it: &Item, clip_s: Option<f64>) -> IntervalClaim {
+        let start = it.a.seconds().unwrap();
+        let end = it.b.map_or(start, |b| b.seconds().unwrap());
+        let (ls, le) = (self.toks[m.first].s, self.toks[m.next - 1].e);
+        let (is, ie) = (self.toks[it.first].s.min(it.a.s), it.b.map_or(it.a.e, |b| b.e));
+        IntervalClaim {
+            event: m.event,
+            start_s: start,
+            end_s: end,
+            point: it.b.is_none(),
+            label: (ls, le),
+            byte_start: ls.min(is),
+            byte_end: le.max(ie),
+            char_start: 0,
+            char_end: 0,
+            reversed: end < start,
+            outside_clip: outside(start, end, clip_s),
+        }
+    }
+}
+
+fn outside(start: f64, end: f64, clip_s: Option<f64>) -> bool {
+    clip_s.map_or(false, |c| [start, end].iter().any(|&t| t < 0.0 || t > c))
+}
+
+fn word<'a>(text: &'a str, t: &Tok) -> &'a str {
+    &text[t.s as usize..t.e as usize]
+}
+
+fn unit_factor(w: &str) -> Option<f64> {
+    TIME_UNITS.iter().find(|(u, _)| u.eq_ignore_ascii_case(w)).map(|(_, f)| *f)
+}
+
+/// The words of a name matched from token `i` on, joined by spaces, hyphens or underscores:
+/// the token after the match.
+fn match_words(text: &str, toks: &[Tok], i: usize, words: &[String]) -> Option<usize> {
+    let mut k = i;
+    for (n, w) in words.iter().enumerate() {
+        if n > 0 {
+            while matches!(toks.get(k).map(|t| t.kind), Some(Kind::Punct('-')) | Some(Kind::Punct('_'))) && toks[k].s == toks[k - 1].e {
+                k += 1;
+            }
+        }
+        let t = toks.get(k)?;
+        if t.kind != Kind::Word {
+            return None;
+        }
+        let raw = word(text, t);
+        if !(raw.eq_ignore_ascii_case(w) || raw.to_lowercase() == *w) {
+            return None;
+        }
+        k += 1;
+    }
+    Some(k)
+}
+
+/// The interval claims of one text. `clip_s`: the clip's length, to flag claims outside it.
+pub fn parse_intervals(text: &str, clip_s: Option<f64>) -> Vec<IntervalClaim> {
+    let mut toks = Vec::new();
+    let mut out = Vec::new();
+    parse_intervals_into(text, clip_s, &mut toks, &mut out);
+    out
+}
+
+fn parse_intervals_into(text: &str, clip_s: Option<f64>, toks: &mut Vec<Tok>, out: &mut Vec<IntervalClaim>) {
+    out.clear();
+    lex(text, toks);
+    let r = Reader::new(text, toks);
+    r.read(clip_s, out, &[]);
+    out.sort_by_key(|c| (c.byte_start, c.byte_end));
+    fill_char_offsets(text, out);
+}
+
+/// Interval claims of many texts as columns, one row per claim with the index of its text.
+#[derive(Default, Debug, Clone, PartialEq)]
+pub struct IntervalColumns {
+    pub text_index: Vec<i64>,
+    pub event: Vec<u8>,
+    pub start_s: Vec<f64>,
+    pub end_s: Vec<f64>,
+    pub point: Vec<bool>,
+    /// the words that named the event, as written
+    pub label: Vec<String>,
+    pub span_start: Vec<i64>,
+    pub span_end: Vec<i64>,
+    pub reversed: Vec<bool>,
+    pub outside_clip: Vec<bool>,
+}
+
+impl IntervalColumns {
+    pub fn len(&self) -> usize {
+        self.event.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.event.is_empty()
+    }
+
+    fn push(&mut self, idx: usize, text: &str, c: &IntervalClaim) {
+        self.text_index.push(idx as i64);
+        self.event.push(c.event);
+        self.start_s.push(c.start_s);
+        self.end_s.push(c.end_s);
+        self.point.push(c.point);
+        self.label.push(text[c.label.0 as usize..c.label.1 as usize].to_string());
+        self.span_start.push(c.char_start as i64);
+        self.span_end.push(c.char_end as i64);
+        self.reversed.push(c.reversed);
+        self.outside_clip.push(c.outside_clip);
+    }
+
+    fn extend(&mut self, o: IntervalColumns) {
+        self.text_index.extend(o.text_index);
+        self.event.extend(o.event);
+        self.start_s.extend(o.start_s);
+        self.end_s.extend(o.end_s);
+        self.point.extend(o.point);
+        self.label.extend(o.label);
+        self.span_start.extend(o.span_start);
+        self.span_end.extend(o.span_end);
+        self.reversed.extend(o.reversed);
+        self.outside_clip.extend(o.outside_clip);
+    }
+}
+
+/// The interval claims of many texts (`clip_s[i]`: the length of text i's clip, `None` when
+/// unknown), in text order, in runs of [`CHUNK`] texts on `threads` threads (0 = all cores,
+/// 1 = this thread only).
+pub fn parse_intervals_batch<S: Text>(texts: &[S], clip_s: Option<&[Option<f64>]>, threads: usize) -> IntervalColumns {
+    let chunk = |(ci, part): (usize, &[S])| {
+        let mut out = IntervalColumns::default();
+        let (mut toks, mut claims) = (Vec::new(), Vec::new());
+        for (k, t) in part.iter().enumerate() {
+            let idx = ci * CHUNK + k;
+            let text = t.text();
+            let clip = clip_s.and_then(|c| c.get(idx).copied().flatten());
+            parse_intervals_into(&text, clip, &mut toks, &mut claims);
+            for c in &claims {
+                out.push(idx, &text, c);
+            }
+        }
+        out
+    };
+    let parts: Vec<IntervalColumns> = if threads == 1 || texts.len() <= CHUNK {
+        texts.chunks(CHUNK).enumerate().map(chunk).collect()
+    } else {
+        crate::pool::install(threads, || texts.par_chunks(CHUNK).enumerate().map(chunk).collect())
+    };
+    let mut all = IntervalColumns::default();
+    for p in parts {
+        all.extend(p);
+    }
+    all
+}
+
+/// Byte offsets → character offsets (Python `str` indices).
+fn fill_char_offsets(text: &str, claims: &mut [IntervalClaim]) {
+    if text.is_ascii() {
+        for c in claims.iter_mut() {
+            c.char_start = c.byte_start;
+            c.char_end = c.byte_end;
+        }
+        return;
+    }
+    let chars = |b: u32| text[..b as usize].chars().count() as u32;
+    for c in claims.iter_mut() {
+        c.char_start = chars(c.byte_start);
+        c.char_end = chars(c.byte_end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<(&'static str, f64, f64, bool)> {
+        parse_intervals(text, Some(10.0)).iter().map(|c| (EVENT_TYPES[c.event as usize], c.start_s, c.end_s, c.point)).collect()
+    }
+
+    #[test]
+    fn simple_forms() {
+        assert_eq!(read("Both speakers talk from 2.1 to 5.4 s."), vec![("overlap", 2.1, 5.4, false)]);
+        assert_eq!(read("Overlap: 2.1–5.4 s."), vec![("overlap", 2.1, 5.4, false)]);
+        assert_eq!(read("There is a long pause at 3.2 s."), vec![("pause", 3.2, 3.2, true)]);
+        assert_eq!(read("Silence between 2 and 5 seconds."), vec![("pause", 2.0, 5.0, false)]);
+        assert_eq!(read("A door slams at 00:07."), vec![("noise", 7.0, 7.0, true)]);
+    }
+
+    #[test]
+    fn durations_and_unnamed_times_are_not_claims() {
+        assert!(read("There is a 0.5-second pause.").is_empty());
+        assert!(read("Pauses of 0.3 s are frequent.").is_empty());
+        assert!(read("At 3.2 s the speaker says hello.").is_empty());
+        assert!(read("The SNR is 12 dB and the F0 moves from 120 to 180 Hz.").is_empty());
+    }
+
+    #[test]
+    fn batch_equals_one_by_one() {
+        let base = ["Overlap from 2 to 5 s.", "No times here.", "Pauses at 1.2 s, 3.4 s and 12 s."];
+        let texts: Vec<&str> = (0..1000).map(|i| base[i % 3]).collect();
+        let clips: Vec<Option<f64>> = (0..1000).map(|i| if i % 2 == 0 { Some(10.0) } else { None }).collect();
+        let a = parse_intervals_batch(&texts, Some(&clips), 1);
+        let b = parse_intervals_batch(&texts, Some(&clips), 0);
+        assert_eq!(a, b);
+        let mut n = 0;
+        for (i, t) in texts.iter().enumerate() {
+            for c in parse_intervals(t, clips[i]) {
+                assert_eq!((a.text_index[n], a.start_s[n], a.outside_clip[n]), (i as i64, c.start_s, c.outside_clip));
+                n += 1;
+            }
+        }
+        assert_eq!(n, a.len());
+        assert_eq!(n, 334 + 333 * 3);
+        // the 12-s pause lies outside a 10-s clip, and is flagged only where the clip is known
+        assert!(a.outside_clip.iter().any(|&x| x) && a.outside_clip.iter().any(|&x| !x));
+    }
+}
