@@ -1,7 +1,8 @@
 """The references in time (acousticlaim.instruments.intervals): which noise counts as an event, and merging."""
 
-from acousticlaim.instruments.intervals import (EVENTS, list_rows, merge_segments, noise_reference,
+from acousticlaim.instruments.intervals import (list_rows, merge_segments, noise_reference,
                                                 scene_noise_events, stationary_noise_events)
+from acousticlaim.quantities import EVENT_KEYS
 
 
 def test_merge_joins_overlapping_and_touching_intervals():
@@ -37,6 +38,6 @@ def test_an_unread_list_is_undefined_not_empty():
                                             "noise": ([], "", "noise")})
     assert intervals == [{"clip_id": "c", "event": "pause", "start_s": 1.0, "end_s": 1.5}]
     by_event = {r["event"]: r for r in lists}
-    assert set(by_event) == set(EVENTS)
+    assert set(by_event) == set(EVENT_KEYS)
     assert not by_event["overlap"]["defined"] and by_event["overlap"]["reason"] == "no stems"
     assert by_event["noise"]["defined"] and by_event["noise"]["n"] == 0

@@ -37,7 +37,8 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
-EVENTS: tuple[str, ...] = ("overlap", "pause", "noise")
+from acousticlaim.quantities import EVENT_KEYS
+
 INTERVAL_COLUMNS = ["clip_id", "event", "start_s", "end_s"]
 LIST_COLUMNS = ["clip_id", "event", "defined", "reason", "n", "duration_s", "signal"]
 # The scene events' columns a reference job carries per clip (``scene_events.parquet``).
@@ -96,7 +97,7 @@ def list_rows(clip_id: str, duration_s: float, lists: dict[str, tuple[list[Segme
     """(interval rows, list rows) of one clip; ``lists`` maps an event type to (intervals or None, reason,
     signal read on)."""
     intervals, status = [], []
-    for event in EVENTS:
+    for event in EVENT_KEYS:
         segments, reason, signal = lists[event]
         defined = segments is not None
         for start, end in segments or []:
@@ -138,9 +139,9 @@ def read_interval_references(path: str | Path) -> tuple[pd.DataFrame, pd.DataFra
         missing = [c for c in columns if c not in frame.columns]
         if missing:
             raise ValueError(f"{file}: lacks column(s) {missing}; it has {list(frame.columns)}")
-        unknown = sorted(set(frame["event"]) - set(EVENTS))
+        unknown = sorted(set(frame["event"]) - set(EVENT_KEYS))
         if unknown:
-            raise ValueError(f"{file}: unknown event type(s) {unknown}; the event types are {', '.join(EVENTS)}")
+            raise ValueError(f"{file}: unknown event type(s) {unknown}; the event types are {', '.join(EVENT_KEYS)}")
         frames.append(frame)
     intervals, lists = frames
     defined = set(map(tuple, lists.loc[lists["defined"].astype(bool), ["clip_id", "event"]].to_numpy().tolist()))

@@ -28,10 +28,9 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.claims.prompts import INTERVAL_RUNG_ID
-from acousticlaim.instruments.intervals import EVENTS
 from acousticlaim.panel.phrasing import phrase, phrase_intervals
 from acousticlaim.panel.protocol import GenerationRequest, GenerationResult, check_requests
-from acousticlaim.quantities import QUANTITIES, SCORED_KEYS
+from acousticlaim.quantities import EVENT_KEYS, QUANTITIES, SCORED_KEYS
 
 MeasureFn = Callable[[np.ndarray, int], Mapping[str, float]]
 Intervals = Mapping[str, "list[tuple[float, float]] | None"]
@@ -74,7 +73,7 @@ class EstimatorSuite:
     def intervals(self, req: GenerationRequest) -> Intervals:
         """The events located on the request's clip (``None`` per event type without a locate function)."""
         if self.locate is None:
-            return {event: None for event in EVENTS}
+            return {event: None for event in EVENT_KEYS}
         if req.clip_id not in self._located:
             if len(self._located) >= self.cache_size:
                 self._located.pop(next(iter(self._located)))
@@ -111,7 +110,7 @@ class ConstantPredictor:
     def __init__(self, medians: Mapping[str, float], *, name: str = "constant", batch_size: int = 64,
                  intervals: Intervals | None = None):
         self.medians = _scored_values(medians, "constant predictor medians")
-        self.intervals = {event: (intervals or {}).get(event) for event in EVENTS}
+        self.intervals = {event: (intervals or {}).get(event) for event in EVENT_KEYS}
         self.name = name
         self.batch_size = batch_size
 
@@ -177,7 +176,7 @@ def training_intervals(intervals: pd.DataFrame, lists: pd.DataFrame, manifest: p
     if not clips:
         raise ValueError(f"the manifest has no {split!r} clips of kind {kind!r} to take typical intervals over")
     out: dict[str, list[tuple[float, float]] | None] = {}
-    for event in EVENTS:
+    for event in EVENT_KEYS:
         mine = lists[(lists["event"] == event) & lists["defined"].astype(bool) & lists["clip_id"].astype(str).isin(clips)]
         if mine.empty:
             out[event] = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Callable, Mapping, Sequence
 
-from acousticlaim.quantities import FREE_GROUPS, QUANTITIES, prompt_order
+from acousticlaim.quantities import EVENT_KEYS, FREE_GROUPS, QUANTITIES, prompt_order
 
 # Every sentence, phrase, decimal count and the prompt's order come from the registry entry of each
 # quantity (``acousticlaim.quantities``: ``phrases``, ``decimals``, ``prompt_order``, ``free_group``).
@@ -117,6 +117,8 @@ EVENT_WORDS: dict[str, tuple[str, str, str]] = {  # event -> (line opening, none
     "pause": ("Pause", "No pauses.", "Pauses could not be located."),
     "noise": ("Noise", "No non-speech noise.", "Non-speech noise could not be located."),
 }
+if tuple(EVENT_WORDS) != EVENT_KEYS:
+    raise ImportError(f"phrasing covers event types {tuple(EVENT_WORDS)}, the registry has {EVENT_KEYS}")
 
 
 def phrase_intervals(intervals: Mapping[str, Sequence[tuple[float, float]] | None]) -> str:
