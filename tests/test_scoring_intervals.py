@@ -7,7 +7,8 @@ import math
 import pandas as pd
 import pytest
 
-from acousticlaim.scoring.intervals import (ChanceAnchor, ClipEvents, IntervalScoring, chance_anchor, interval_table,
+from acousticlaim.scoring.config import IntervalScoring
+from acousticlaim.scoring.intervals import (ChanceAnchor, ClipEvents, chance_anchor, interval_table,
                                             score_clips, table3_metrics)
 
 

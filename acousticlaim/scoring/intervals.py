@@ -55,11 +55,8 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.claims.prompts import INTERVAL_RUNG_ID, RUNG_IDS
-from acousticlaim.params import param
 from acousticlaim.quantities import EVENT_KEYS
-
-COLLAR_S = 0.2
-SEGMENT_S = 1.0
+from acousticlaim.scoring.config import COLLAR_S, SEGMENT_S, IntervalScoring
 
 Interval = tuple[float, float]
 Stated = tuple[float, float, bool]  # (start, end, point)
@@ -68,18 +65,6 @@ TABLE3_COLUMNS = ["system", "corpus", "event", "rung", "n_clips", "n_reference",
                   "segment_f1", "chance_event_f1", "chance_event_se", "chance_segment_f1", "chance_segment_se",
                   "estimator_event_f1", "estimator_segment_f1"]
 PAIR_COLUMNS = ["system", "corpus", "rung", "seed", "clip_id", "event", "source", "start_s", "end_s", "point"]
-
-
-@dataclass(frozen=True)
-class IntervalScoring:
-    """The ``scores.intervals`` settings (Table 3)."""
-
-    collar_s: float = param(COLLAR_S, ge=0)  # event-based onset collar
-    segment_s: float = param(SEGMENT_S, gt=0)  # segment-based resolution
-    chance_draws: int = param(100, ge=2)  # random placements averaged for the chance anchor
-    seed: int = param(0, ge=0)  # the chance anchor's draws
-    estimator_system: str = "estimator"  # the anchor: the instruments on the heard signal
-    figure_clips: int = param(3, ge=0)  # clips drawn with their reference and stated intervals
 
 
 @dataclass(frozen=True)
@@ -220,6 +205,7 @@ def chance_anchor(clips: Sequence[ClipEvents], event: str, *, draws: int = 100, 
 # ------------------------------------------------------------------------------------------- the table
 
 CLAIM_KEY = ["system", "corpus", "clip_id", "rung", "seed"]
+STATED_COLUMNS = CLAIM_KEY + ["event", "start_s", "end_s", "point"]  # what the scorer reads of the claims in time
 
 
 def first_generations(generations: pd.DataFrame) -> pd.DataFrame:
