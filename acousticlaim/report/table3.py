@@ -21,11 +21,11 @@ NOTHING = ("No generation answers a rung that asks in time: add `P5_intervals` t
            "(and the references stage writes the references in time).")
 
 
-def _f(value) -> str:
+def f1_text(value) -> str:
     return DASH if value is None or (isinstance(value, float) and not math.isfinite(value)) else f"{value:.3f}"
 
 
-def _chance(mean, se) -> str:
+def chance_text(mean, se) -> str:
     if mean is None or not math.isfinite(mean):
         return DASH
     return f"{mean:.3f} ± {se:.3f}" if se is not None and math.isfinite(se) else f"{mean:.3f}"
@@ -52,7 +52,7 @@ def render_table3(table: pd.DataFrame, settings: IntervalScoring) -> str:
     for r in table.itertuples(index=False):
         lines.append(
             f"| {r.system} | {CORPUS_NAMES.get(r.corpus, r.corpus)} | {EVENTS[r.event].name} | {r.rung} | {r.n_clips} "
-            f"| {r.n_reference} | {r.n_stated} | {_f(r.event_f1)} | {_chance(r.chance_event_f1, r.chance_event_se)} "
-            f"| {_f(r.estimator_event_f1)} | {_f(r.segment_f1)} | {_chance(r.chance_segment_f1, r.chance_segment_se)} "
-            f"| {_f(r.estimator_segment_f1)} |")
+            f"| {r.n_reference} | {r.n_stated} | {f1_text(r.event_f1)} | {chance_text(r.chance_event_f1, r.chance_event_se)} "
+            f"| {f1_text(r.estimator_event_f1)} | {f1_text(r.segment_f1)} | {chance_text(r.chance_segment_f1, r.chance_segment_se)} "
+            f"| {f1_text(r.estimator_segment_f1)} |")
     return "\n".join(lines + [""])
