@@ -31,6 +31,14 @@ def test_repro_references_on_ami_segments_then_compare_with_a_released_table(tmp
 
     refs = pd.read_parquet(repo / "data/references/references.parquet")
     assert set(refs.clip_id) == set(manifest.clip_id) and (refs.signal == "channel").all()
+    # references in time on AMI: pauses read on the channel; no stems, so overlap and noise are not read
+    lists = pd.read_parquet(repo / "data/references/interval_lists.parquet").set_index(["clip_id", "event"])
+    pause_count = refs[refs.quantity == "pause_count"].set_index("clip_id")
+    for clip in manifest.clip_id:
+        assert lists.loc[(clip, "pause"), "signal"] == "channel"
+        assert bool(lists.loc[(clip, "pause"), "defined"]) == bool(pause_count.loc[clip, "defined"])
+        assert not lists.loc[(clip, "overlap"), "defined"] and "no separated stems" in lists.loc[(clip, "overlap"), "reason"]
+        assert not lists.loc[(clip, "noise"), "defined"]
     f0 = refs[refs.quantity == "f0_mean"].set_index("clip_id").value
     assert f0[KEPT_IDS[1]] > f0[KEPT_IDS[0]] + 40  # the female speaker's segment reads higher than the male's
 
