@@ -25,6 +25,7 @@
 //! start) or one outside the clip is kept as stated and flagged.
 
 use crate::batch::{Text, CHUNK};
+use crate::interval_fields::{json_intervals, table_intervals, FieldText};
 use crate::claim::registry::{EVENT_ALIASES, EVENT_KEYS};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -57,6 +58,22 @@ pub struct IntervalClaim {
     pub char_end: u32,
     pub reversed: bool,
     pub outside_clip: bool,
+}
+
+/// A byte span of the text.
+pub type Span = (u32, u32);
+
+/// A claim as read, before its flags and character offsets.
+#[derive(Clone, Copy, Debug)]
+pub struct Found {
+    pub event: u8,
+    pub start: f64,
+    /// `None` for a point
+    pub end: Option<f64>,
+    /// the words that named the event
+    pub label: Span,
+    /// the stated interval and its label
+    pub span: Span,
 }
 
 // ------------------------------------------------------------------ tokens
@@ -270,6 +287,11 @@ const MARK_WORDS: &[&str] = &["mark", "point", "timestamp", "timepoint", "time"]
 const RANGE_JOIN: &[&str] = &["to", "until", "till", "til", "through", "thru", "and"];
 /// Words before an event name that state its absence ("no pauses").
 const NEGATIONS: &[&str] = &["no", "without", "not", "never", "nor"];
+/// Words between the items of a list ("at 2.5 s and again at 6 s", "the second at 5.1 s").
+const LIST_WORDS: &[&str] = &[
+    "again", "once", "more", "another", "second", "third", "fourth", "fifth", "last", "final", "next", "later",
+    "also", "one", "other", "others", "then",
+];
 const START_WORDS: &[&str] = &["start", "starts", "starting", "started", "begin", "begins", "beginning", "began", "onset"];
 const END_WORDS: &[&str] = &["end", "ends", "ending", "ended", "stop", "stops", "stopping", "stopped", "offset", "until"];
 
@@ -356,6 +378,10 @@ impl<'t> Reader<'t> {
                 }
             }
             match matched {
+                Some((next, event)) if mentions.last().map_or(false, |m: &Mention| m.next == i && m.event == event) => {
+                    mentions.last_mut().unwrap().next = next;
+                    i = next;
+                }
                 Some((next, event)) => {
                     let negated = i > 0 && toks[i - 1].kind == Kind::Word && one_of(word(text, &toks[i - 1]), NEGATIONS)
                         || i > 1 && toks[i - 2].kind == Kind::Word && one_of(word(text, &toks[i - 2]), NEGATIONS)
@@ -537,11 +563,10 @@ impl<'t> Reader<'t> {
         while k > floor && words < WINDOW_BACK {
             let j = k - 1;
             if self.punct(j) == Some('\n') {
-                // a bullet of a list reads its heading: "Pauses:\n- at 1.2 s"
-                if !self.bullet_line(j + 1) {
-                    return None;
-                }
-            } else if self.is_boundary(j) || self.is_time(j) {
+                // a bullet of a list reads the list's heading: "Pauses:\n- 1.2–1.5 s\n- 3.4–3.9 s"
+                return if self.bullet_line(j + 1) { self.heading_name(j) } else { None };
+            }
+            if self.is_boundary(j) {
                 return None;
             }
             if self.toks[j].kind == Kind::Word {
@@ -554,6 +579,27 @@ impl<'t> Reader<'t> {
             k = j;
         }
         None
+    }
+
+    /// Above a bullet whose line ends at the newline `nl`: the event named in the heading line of
+    /// its list ("Pauses:", "Overlapping speech at:"), over the other bullets.
+    fn heading_name(&self, nl: usize) -> Option<Mention> {
+        let mut end = nl;
+        loop {
+            let start = self.toks[..end].iter().rposition(|t| t.kind == Kind::Punct('\n')).map_or(0, |k| k + 1);
+            if self.bullet_line(start) {
+                if start == 0 {
+                    return None;
+                }
+                end = start - 1;
+                continue;
+            }
+            // the heading: a line that ends with ":"
+            if end == start || self.punct(end - 1) != Some(':') {
+                return None;
+            }
+            return self.mentions.iter().rev().find(|m| m.first >= start && m.next < end).copied();
+        }
     }
 
     /// Whether the line starting at token `i` is a list bullet ("- ", "* ", "• ", "1. ").
@@ -608,7 +654,7 @@ impl<'t> Reader<'t> {
         // the cue of the next item is read by `item`; skip it here to find its number
         let mut n = k;
         while let Some(w) = self.word(n) {
-            if one_of(w, AT_WORDS) || one_of(w, HEDGES) || one_of(w, &["from", "between"]) {
+            if one_of(w, AT_WORDS) || one_of(w, HEDGES) || one_of(w, &["from", "between"]) || one_of(w, LIST_WORDS) {
                 n += 1;
             } else {
                 return None;
@@ -651,7 +697,7 @@ impl<'t> Reader<'t> {
         None
     }
 
-    fn read(&self, clip_s: Option<f64>, out: &mut Vec<IntervalClaim>, skip: &[(u32, u32)]) {
+    fn read(&self, out: &mut Vec<Found>, skip: &[Span]) {
         let n = self.toks.len();
         let mut floor = 0;
         let mut i = 0;
@@ -714,13 +760,16 @@ impl<'t> Reader<'t> {
             if let Some(m) = event {
                 for (k, it) in items.iter().enumerate().skip(1) {
                     if let Some(other) = self.name_after(it.next) {
-                        if other.event != m.event && other.first <= it.next + 3 {
+                        // "…, and at 5 s both speakers overlap": the name follows the time at once
+                        let at_once = self.toks[it.next..other.first].iter().all(|t| t.kind == Kind::Word);
+                        if other.event != m.event && other.first <= it.next + 3 && at_once {
                             cut = k;
                             break;
                         }
                     }
                 }
             }
+            let items_before_cut = items.len();
             let resume = if cut < items.len() { items[cut].first } else { list_next };
             items.truncate(cut);
             let claimed = !head.duration && (head.placed || head.b.is_some() || head.a.clock);
@@ -731,33 +780,98 @@ impl<'t> Reader<'t> {
                         if it.duration {
                             break;
                         }
-                        out.push(self.claim(m, it, clip_s));
+                        out.push(self.found(m, it));
                     }
                 }
             }
-            floor = resume;
+            // the next list reads no name back past this one, nor the name this one read after it
+            if claimed && event.map_or(false, |m| !m.negated) {
+                floor = match event {
+                    Some(m) if m.first >= list_next && cut == items_before_cut => resume.max(m.next),
+                    _ => resume,
+                };
+            }
             i = resume.max(i + 1);
         }
     }
 
-    fn claim(&self, m: Mention, it: &Item, clip_s: Option<f64>) -> IntervalClaim {
-        let start = it.a.seconds().unwrap();
-        let end = it.b.map_or(start, |b| b.seconds().unwrap());
+    fn found(&self, m: Mention, it: &Item) -> Found {
         let (ls, le) = (self.toks[m.first].s, self.toks[m.next - 1].e);
         let (is, ie) = (self.toks[it.first].s.min(it.a.s), it.b.map_or(it.a.e, |b| b.e));
-        IntervalClaim {
+        Found {
             event: m.event,
-            start_s: start,
-            end_s: end,
-            point: it.b.is_none(),
+            start: it.a.seconds().unwrap(),
+            end: it.b.map(|b| b.seconds().unwrap()),
             label: (ls, le),
-            byte_start: ls.min(is),
-            byte_end: le.max(ie),
-            char_start: 0,
-            char_end: 0,
-            reversed: end < start,
-            outside_clip: outside(start, end, clip_s),
+            span: (ls.min(is), le.max(ie)),
         }
+    }
+
+    /// The first event named, not as absent (event, the span of its words).
+    fn first_name(&self) -> Option<(u8, Span)> {
+        self.mentions
+            .iter()
+            .find(|m| !m.negated)
+            .map(|m| (m.event, (self.toks[m.first].s, self.toks[m.next - 1].e)))
+    }
+
+    /// The time or range that is all of these tokens (bare numbers in `unit`).
+    fn whole_time(&self, unit: f64) -> Option<(f64, Option<f64>, Span)> {
+        let mut i = 0;
+        while self.word(i).map_or(false, |w| one_of(w, HEDGES) || one_of(w, AT_WORDS) || one_of(w, &["from", "between"]))
+            || matches!(self.punct(i), Some('~') | Some('≈') | Some('@') | Some('(') | Some('['))
+        {
+            i += 1;
+        }
+        let (mut a, mut b, next) = self.time(i, true)?;
+        if self.toks[next..].iter().any(|t| !matches!(t.kind, Kind::Punct(c) if matches!(c, ')' | ']' | '.' | ',' | ';'))) {
+            return None;
+        }
+        for at in [Some(&mut a), b.as_mut()].into_iter().flatten() {
+            if at.unit.is_none() && !at.clock {
+                at.unit = Some(unit);
+            }
+        }
+        Some((a.seconds()?, b.and_then(|b| b.seconds()), (a.s, b.map_or(a.e, |b| b.e))))
+    }
+}
+
+/// The event a phrase of plain words names (a JSON key split into words: "noise events").
+pub fn name_in_words(words: &str) -> Option<u8> {
+    let mut toks = Vec::new();
+    lex(words, &mut toks);
+    Reader::new(words, &toks).first_name().map(|(e, _)| e)
+}
+
+/// A text as the JSON and table readers see it: names and times inside one field.
+struct Fields<'t> {
+    text: &'t str,
+}
+
+impl Fields<'_> {
+    fn sub(&self, span: Span) -> (&str, Vec<Tok>) {
+        let sub = &self.text[span.0 as usize..span.1 as usize];
+        let mut toks = Vec::new();
+        lex(sub, &mut toks);
+        (sub, toks)
+    }
+}
+
+impl FieldText for Fields<'_> {
+    fn name_in(&self, span: Span) -> Option<(u8, Span)> {
+        let (sub, toks) = self.sub(span);
+        let (e, (s, t)) = Reader::new(sub, &toks).first_name()?;
+        Some((e, (s + span.0, t + span.0)))
+    }
+
+    fn time_in(&self, span: Span, unit: f64) -> Option<(f64, Option<f64>, Span)> {
+        let (sub, toks) = self.sub(span);
+        let (a, b, (s, t)) = Reader::new(sub, &toks).whole_time(unit)?;
+        Some((a, b, (s + span.0, t + span.0)))
+    }
+
+    fn text(&self) -> &str {
+        self.text
     }
 }
 
@@ -806,10 +920,34 @@ pub fn parse_intervals(text: &str, clip_s: Option<f64>) -> Vec<IntervalClaim> {
 
 fn parse_intervals_into(text: &str, clip_s: Option<f64>, toks: &mut Vec<Tok>, out: &mut Vec<IntervalClaim>) {
     out.clear();
+    let mut found = Vec::new();
+    let mut regions = Vec::new();
+    let fields = Fields { text };
+    if text.contains('{') || text.contains('[') {
+        json_intervals(&fields, &mut found, &mut regions);
+    }
+    if text.contains('|') {
+        table_intervals(&fields, &mut found, &mut regions);
+    }
     lex(text, toks);
-    let r = Reader::new(text, toks);
-    r.read(clip_s, out, &[]);
-    out.sort_by_key(|c| (c.byte_start, c.byte_end));
+    Reader::new(text, toks).read(&mut found, &regions);
+    found.sort_by_key(|f| (f.span.0, f.span.1));
+    out.extend(found.iter().map(|f| {
+        let end = f.end.unwrap_or(f.start);
+        IntervalClaim {
+            event: f.event,
+            start_s: f.start,
+            end_s: end,
+            point: f.end.is_none(),
+            label: f.label,
+            byte_start: f.span.0,
+            byte_end: f.span.1,
+            char_start: 0,
+            char_end: 0,
+            reversed: end < f.start,
+            outside_clip: outside(f.start, end, clip_s),
+        }
+    }));
     fill_char_offsets(text, out);
 }
 
