@@ -309,8 +309,6 @@ fn walk(f: &dyn FieldText, j: &J, span: Span, ctx: Context, found: &mut Vec<Foun
             // nested values: an object or list under a key that names an event is about that event
             for (k, v, vs) in fields {
                 if matches!(v, J::Obj(_) | J::Arr(_)) {
-                    let key = &f.text()[k.0 as usize..k.1 as usize];
-                    let _ = key;
                     walk(f, v, *vs, key_name(f, *k).or(ctx), found);
                 }
             }
@@ -336,7 +334,6 @@ fn walk(f: &dyn FieldText, j: &J, span: Span, ctx: Context, found: &mut Vec<Foun
         }
         _ => {}
     }
-    let _ = span;
 }
 
 /// The span from the first to the last byte of two spans.
@@ -453,6 +450,28 @@ pub fn table_intervals(f: &dyn FieldText, found: &mut Vec<Found>, regions: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn json(text: &str) -> Option<J> {
+        JsonReader { b: text.as_bytes(), i: 0, depth: 0 }.value().map(|(j, _)| j)
+    }
+
+    #[test]
+    fn the_json_reader_is_lenient_but_not_loose() {
+        assert!(matches!(json(r#"{"a": [1, 2.5, "x"], 'b': null, c: true,}"#), Some(J::Obj(f)) if f.len() == 3));
+        assert!(matches!(json("[[2.1, 5.4], [6, 7]]"), Some(J::Arr(a)) if a.len() == 2));
+        assert!(json("{\"a\": }").is_none());
+        assert!(json("[1, 2").is_none());
+        assert!(json("{a b}").is_none());
+        assert!(json(&"[".repeat(1000)).is_none());
+    }
+
+    #[test]
+    fn table_cells_with_and_without_outer_pipes() {
+        let t = "| a | b c |";
+        assert_eq!(cells(t, 0, t.len()).iter().map(|c| &t[c.0 as usize..c.1 as usize]).collect::<Vec<_>>(), vec!["a", "b c"]);
+        let t = "a | b | c";
+        assert_eq!(cells(t, 0, t.len()).iter().map(|c| &t[c.0 as usize..c.1 as usize]).collect::<Vec<_>>(), vec!["a", "b", "c"]);
+    }
 
     #[test]
     fn keys_and_headers_name_their_roles() {

@@ -39,6 +39,9 @@ pub const WINDOW_BACK: usize = 12;
 /// Words searched after a stated time (or list) for the name of its event when none precedes it.
 pub const WINDOW_AHEAD: usize = 10;
 
+/// Bullets read back over to find the heading of their list.
+const MAX_BULLETS: usize = 64;
+
 /// One interval (or point) claim.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IntervalClaim {
@@ -95,7 +98,7 @@ struct Tok {
 }
 
 fn is_digit(b: Option<&u8>) -> bool {
-    b.map_or(false, |c| c.is_ascii_digit())
+    b.is_some_and(|c| c.is_ascii_digit())
 }
 
 /// Words, numbers, clock times ("00:02", "1:02:03", "0:02.5") and single punctuation marks
@@ -167,7 +170,7 @@ fn lex(text: &str, out: &mut Vec<Tok>) {
                 let d = text[i..].chars().next().unwrap();
                 if d.is_alphabetic() {
                     i += d.len_utf8();
-                } else if d == '\'' && text[i + 1..].chars().next().map_or(false, |x| x.is_alphabetic()) {
+                } else if d == '\'' && text[i + 1..].chars().next().is_some_and(|x| x.is_alphabetic()) {
                     i += 1;
                 } else {
                     break;
@@ -236,7 +239,7 @@ fn event_vocab() -> &'static EventVocab {
             }
         }
         for v in by_first.values_mut() {
-            v.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+            v.sort_by_key(|(words, _)| std::cmp::Reverse(words.len()));
         }
         EventVocab { by_first, phrases }
     })
@@ -350,6 +353,8 @@ struct Reader<'t> {
     mentions: Vec<Mention>,
     /// for each token, the mention that starts there (index into `mentions`)
     mention_at: Vec<u32>,
+    /// for each token, the mention that ends there
+    mention_end: Vec<u32>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -378,7 +383,7 @@ impl<'t> Reader<'t> {
                 }
             }
             match matched {
-                Some((next, event)) if mentions.last().map_or(false, |m: &Mention| m.next == i && m.event == event) => {
+                Some((next, event)) if mentions.last().is_some_and(|m: &Mention| m.next == i && m.event == event) => {
                     mentions.last_mut().unwrap().next = next;
                     i = next;
                 }
@@ -393,7 +398,11 @@ impl<'t> Reader<'t> {
                 None => i += 1,
             }
         }
-        Reader { text, toks, mentions, mention_at }
+        let mut mention_end = vec![NONE; toks.len()];
+        for (k, m) in mentions.iter().enumerate() {
+            mention_end[m.next - 1] = k as u32;
+        }
+        Reader { text, toks, mentions, mention_at, mention_end }
     }
 
     fn word(&self, i: usize) -> Option<&'t str> {
@@ -409,7 +418,7 @@ impl<'t> Reader<'t> {
     }
 
     fn adjacent(&self, i: usize, j: usize) -> bool {
-        self.toks[i].e == self.toks[j].s
+        matches!((self.toks.get(i), self.toks.get(j)), (Some(a), Some(b)) if a.e == b.s)
     }
 
     /// A time at token `i`: an optional sign, a number with a time unit (or none yet) or a clock time.
@@ -465,7 +474,7 @@ impl<'t> Reader<'t> {
         if joined {
             // "2.1 s - 5.4 s", "2 and 5 seconds"; "to the 5-second mark"
             let mut k = j + 1;
-            while self.word(k).map_or(false, |w| w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES)) {
+            while self.word(k).is_some_and(|w| w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES)) {
                 k += 1;
             }
             if let Some(b) = self.atom(k) {
@@ -485,7 +494,7 @@ impl<'t> Reader<'t> {
         while k > 0 {
             let j = k - 1;
             if let Some(w) = self.word(j) {
-                if one_of(w, HEDGES) && !(one_of(w, AT_WORDS) && !one_of(w, PLACING_HEDGES)) {
+                if one_of(w, HEDGES) && (one_of(w, PLACING_HEDGES) || !one_of(w, AT_WORDS)) {
                     placing_hedge |= one_of(w, PLACING_HEDGES);
                     if w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES) {
                         first = j;
@@ -510,7 +519,7 @@ impl<'t> Reader<'t> {
                     continue;
                 }
                 Some('@') => return (j, true, false, false),
-                Some('=') if self.word(j.wrapping_sub(1)).map_or(false, |w| w.eq_ignore_ascii_case("t")) => {
+                Some('=') if self.word(j.wrapping_sub(1)).is_some_and(|w| w.eq_ignore_ascii_case("t")) => {
                     return (j - 1, true, false, false)
                 }
                 _ => break,
@@ -537,7 +546,7 @@ impl<'t> Reader<'t> {
                 next = k + 1;
                 item.next = next;
             } else if one_of(w, DURATION_AFTER)
-                || (w.eq_ignore_ascii_case("in") && self.word(k + 1).map_or(false, |x| one_of(x, &["length", "duration", "total"])))
+                || (w.eq_ignore_ascii_case("in") && self.word(k + 1).is_some_and(|x| one_of(x, &["length", "duration", "total"])))
             {
                 item.duration = true;
             }
@@ -560,7 +569,8 @@ impl<'t> Reader<'t> {
     fn name_before(&self, i: usize, floor: usize) -> Option<Mention> {
         let mut words = 0;
         let mut k = i;
-        while k > floor && words < WINDOW_BACK {
+        // words are counted; other tokens are bounded too, so that a long run of them costs little
+        while k > floor && words < WINDOW_BACK && i - k < 8 * WINDOW_BACK {
             let j = k - 1;
             if self.punct(j) == Some('\n') {
                 // a bullet of a list reads the list's heading: "Pauses:\n- 1.2–1.5 s\n- 3.4–3.9 s"
@@ -573,8 +583,10 @@ impl<'t> Reader<'t> {
                 words += 1;
             }
             // a mention ending at j
-            if let Some(m) = self.mentions.iter().rev().find(|m| m.next == j + 1 && m.first >= floor) {
-                return Some(*m);
+            if let Some(m) = self.mention_end.get(j).filter(|&&m| m != NONE).map(|&m| self.mentions[m as usize]) {
+                if m.first >= floor {
+                    return Some(m);
+                }
             }
             k = j;
         }
@@ -585,7 +597,7 @@ impl<'t> Reader<'t> {
     /// its list ("Pauses:", "Overlapping speech at:"), over the other bullets.
     fn heading_name(&self, nl: usize) -> Option<Mention> {
         let mut end = nl;
-        loop {
+        for _ in 0..MAX_BULLETS {
             let start = self.toks[..end].iter().rposition(|t| t.kind == Kind::Punct('\n')).map_or(0, |k| k + 1);
             if self.bullet_line(start) {
                 if start == 0 {
@@ -600,6 +612,7 @@ impl<'t> Reader<'t> {
             }
             return self.mentions.iter().rev().find(|m| m.first >= start && m.next < end).copied();
         }
+        None
     }
 
     /// Whether the line starting at token `i` is a list bullet ("- ", "* ", "• ", "1. ").
@@ -615,7 +628,7 @@ impl<'t> Reader<'t> {
     fn name_after(&self, i: usize) -> Option<Mention> {
         let mut words = 0;
         let mut k = i;
-        while k < self.toks.len() && words < WINDOW_AHEAD {
+        while k < self.toks.len() && words < WINDOW_AHEAD && k - i < 8 * WINDOW_AHEAD {
             if self.is_boundary(k) || self.is_time(k) {
                 return None;
             }
@@ -663,8 +676,8 @@ impl<'t> Reader<'t> {
         if self.punct(n) == Some('~') || self.punct(n) == Some('@') {
             n += 1;
         }
-        let starts = self.toks.get(n).map_or(false, |t| matches!(t.kind, Kind::Num | Kind::Clock))
-            || (matches!(self.punct(n), Some('-')) && self.toks.get(n + 1).map_or(false, |t| t.kind == Kind::Num) && self.adjacent(n, n + 1));
+        let starts = self.toks.get(n).is_some_and(|t| matches!(t.kind, Kind::Num | Kind::Clock))
+            || (matches!(self.punct(n), Some('-')) && self.toks.get(n + 1).is_some_and(|t| t.kind == Kind::Num) && self.adjacent(n, n + 1));
         starts.then_some(n)
     }
 
@@ -683,9 +696,9 @@ impl<'t> Reader<'t> {
             if self.is_boundary(k) || self.is_time(k) {
                 return None;
             }
-            if self.word(k).map_or(false, |w| one_of(w, END_WORDS)) {
+            if self.word(k).is_some_and(|w| one_of(w, END_WORDS)) {
                 let mut n = k + 1;
-                while self.word(n).map_or(false, |w| one_of(w, AT_WORDS) || one_of(w, HEDGES) || w.eq_ignore_ascii_case("by")) {
+                while self.word(n).is_some_and(|w| one_of(w, AT_WORDS) || one_of(w, HEDGES) || w.eq_ignore_ascii_case("by")) {
                     n += 1;
                 }
                 let end = self.item(n)?;
@@ -745,7 +758,7 @@ impl<'t> Reader<'t> {
             // a duration
             let keep = items
                 .iter()
-                .position(|it| it.a.seconds().is_none() || it.b.map_or(false, |b| b.seconds().is_none()))
+                .position(|it| it.a.seconds().is_none() || it.b.is_some_and(|b| b.seconds().is_none()))
                 .unwrap_or(items.len());
             items.truncate(keep);
             if items.is_empty() {
@@ -785,7 +798,7 @@ impl<'t> Reader<'t> {
                 }
             }
             // the next list reads no name back past this one, nor the name this one read after it
-            if claimed && event.map_or(false, |m| !m.negated) {
+            if claimed && event.is_some_and(|m| !m.negated) {
                 floor = match event {
                     Some(m) if m.first >= list_next && cut == items_before_cut => resume.max(m.next),
                     _ => resume,
@@ -818,7 +831,7 @@ impl<'t> Reader<'t> {
     /// The time or range that is all of these tokens (bare numbers in `unit`).
     fn whole_time(&self, unit: f64) -> Option<(f64, Option<f64>, Span)> {
         let mut i = 0;
-        while self.word(i).map_or(false, |w| one_of(w, HEDGES) || one_of(w, AT_WORDS) || one_of(w, &["from", "between"]))
+        while self.word(i).is_some_and(|w| one_of(w, HEDGES) || one_of(w, AT_WORDS) || one_of(w, &["from", "between"]))
             || matches!(self.punct(i), Some('~') | Some('≈') | Some('@') | Some('(') | Some('['))
         {
             i += 1;
@@ -876,7 +889,7 @@ impl FieldText for Fields<'_> {
 }
 
 fn outside(start: f64, end: f64, clip_s: Option<f64>) -> bool {
-    clip_s.map_or(false, |c| [start, end].iter().any(|&t| t < 0.0 || t > c))
+    clip_s.is_some_and(|c| [start, end].iter().any(|&t| t < 0.0 || t > c))
 }
 
 fn word<'a>(text: &'a str, t: &Tok) -> &'a str {
@@ -1033,7 +1046,7 @@ pub fn parse_intervals_batch<S: Text>(texts: &[S], clip_s: Option<&[Option<f64>]
     all
 }
 
-/// Byte offsets → character offsets (Python `str` indices).
+/// Byte offsets → character offsets (Python `str` indices), in one pass over the text.
 fn fill_char_offsets(text: &str, claims: &mut [IntervalClaim]) {
     if text.is_ascii() {
         for c in claims.iter_mut() {
@@ -1042,10 +1055,28 @@ fn fill_char_offsets(text: &str, claims: &mut [IntervalClaim]) {
         }
         return;
     }
-    let chars = |b: u32| text[..b as usize].chars().count() as u32;
-    for c in claims.iter_mut() {
-        c.char_start = chars(c.byte_start);
-        c.char_end = chars(c.byte_end);
+    let mut marks: Vec<(u32, usize, bool)> = Vec::with_capacity(claims.len() * 2);
+    for (k, c) in claims.iter().enumerate() {
+        marks.push((c.byte_start, k, true));
+        marks.push((c.byte_end, k, false));
+    }
+    marks.sort_unstable();
+    let mut chars = 0u32;
+    let mut bytes = text.char_indices().map(|(b, _)| b).chain(std::iter::once(text.len()));
+    let mut next = bytes.next();
+    for (b, k, is_start) in marks {
+        while let Some(nb) = next {
+            if nb >= b as usize {
+                break;
+            }
+            chars += 1;
+            next = bytes.next();
+        }
+        if is_start {
+            claims[k].char_start = chars;
+        } else {
+            claims[k].char_end = chars;
+        }
     }
 }
 
@@ -1072,6 +1103,71 @@ mod tests {
         assert!(read("Pauses of 0.3 s are frequent.").is_empty());
         assert!(read("At 3.2 s the speaker says hello.").is_empty());
         assert!(read("The SNR is 12 dB and the F0 moves from 120 to 180 Hz.").is_empty());
+    }
+
+    fn kinds(text: &str) -> Vec<(Kind, f64)> {
+        let mut toks = Vec::new();
+        lex(text, &mut toks);
+        toks.iter().map(|t| (t.kind, t.v)).collect()
+    }
+
+    #[test]
+    fn clock_times_and_decimal_marks() {
+        assert_eq!(kinds("00:02"), vec![(Kind::Clock, 2.0)]);
+        assert_eq!(kinds("0:02.5"), vec![(Kind::Clock, 2.5)]);
+        assert_eq!(kinds("1:02:03"), vec![(Kind::Clock, 3723.0)]);
+        // a ratio is no clock time
+        assert_eq!(kinds("3:1")[0], (Kind::Num, 3.0));
+        assert_eq!(kinds("2,5 s")[0], (Kind::Num, 2.5));
+        assert_eq!(kinds(".5")[0], (Kind::Num, 0.5));
+        // "[6,7]" and "1,2,3" are lists, not decimal commas
+        assert_eq!(kinds("[6,7]").iter().filter(|k| k.0 == Kind::Num).count(), 2);
+        assert_eq!(kinds("1,2,3").iter().filter(|k| k.0 == Kind::Num).count(), 3);
+    }
+
+    #[test]
+    fn a_time_is_placed_by_its_cue_and_made_a_duration_by_its_words() {
+        let item = |text: &str| {
+            let mut toks = Vec::new();
+            lex(text, &mut toks);
+            let r = Reader::new(text, &toks);
+            let i = toks.iter().position(|t| matches!(t.kind, Kind::Num | Kind::Clock)).unwrap();
+            let it = r.item(i).unwrap();
+            (it.placed, it.duration, it.b.is_some())
+        };
+        assert_eq!(item("at 3 s"), (true, false, false));
+        assert_eq!(item("at about 3 s"), (true, false, false));
+        assert_eq!(item("around 3 s"), (true, false, false));
+        assert_eq!(item("of around 3 s"), (false, true, false));
+        assert_eq!(item("at least 3 s"), (false, true, false));
+        assert_eq!(item("the 3-second mark"), (true, false, false));
+        assert_eq!(item("a 3-second pause"), (false, true, false));
+        assert_eq!(item("3 s long"), (false, true, false));
+        assert_eq!(item("from 2 to 5 s"), (true, false, true));
+        assert_eq!(item("between 2 and 5 s"), (true, false, true));
+        // without "between", "and" joins a list, not a range
+        assert_eq!(item("at 2 and 5 s"), (true, false, false));
+        assert_eq!(item("lasting 2–5 s"), (false, true, true));
+        assert_eq!(item("t = 3 s"), (true, false, false));
+    }
+
+    #[test]
+    fn the_name_is_sought_in_a_bounded_window_of_the_same_sentence() {
+        let far = format!("A pause, {} at 3 s.", "and then some more words ".repeat(3));
+        assert!(read(&far).is_empty());
+        assert_eq!(read("A pause, then at 3 s."), vec![("pause", 3.0, 3.0, true)]);
+        assert!(read("A pause. At 3 s the talker laughs.").is_empty());
+        assert!(read("At 3 s the talker laughs; then a pause.").is_empty());
+    }
+
+    #[test]
+    fn spans_cover_the_name_and_the_time_in_characters() {
+        let text = "Ü: both speakers talk from 2.1 to 5.4 s.";
+        let c = &parse_intervals(text, None)[0];
+        let chars: String = text.chars().skip(c.char_start as usize).take((c.char_end - c.char_start) as usize).collect();
+        assert_eq!(chars, "both speakers talk from 2.1 to 5.4 s");
+        assert_eq!(&text[c.label.0 as usize..c.label.1 as usize], "both speakers");
+        assert_eq!((c.char_start, c.byte_start), (3, 4));
     }
 
     #[test]
