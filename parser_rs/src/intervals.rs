@@ -135,13 +135,14 @@ fn lex(text: &str, out: &mut Vec<Tok>) {
                     v = v * 60.0 + text[i + 1..i + 3].parse::<f64>().unwrap_or(0.0);
                     i += 3;
                 }
-                if i + 1 < n && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                if i + 1 < n && (b[i] == b'.' || b[i] == b',') && b[i + 1].is_ascii_digit() {
                     let fs = i;
                     i += 1;
                     while i < n && b[i].is_ascii_digit() {
                         i += 1;
                     }
-                    v += text[fs..i].parse::<f64>().unwrap_or(0.0);
+                    // "0:02.5", and a subtitle's "00:00:03,920"
+                    v += format!("0.{}", &text[fs + 1..i]).parse::<f64>().unwrap_or(0.0);
                 }
                 out.push(Tok { kind: Kind::Clock, s: s as u32, e: i as u32, v });
                 continue;
@@ -265,6 +266,13 @@ const TIME_UNITS: &[(&str, f64)] = &[
     ("minute", 60.0),
     ("minutes", 60.0),
 ];
+/// Units of other measures: a number in one is never a time, and a unit stated later in a list
+/// does not reach it.
+const OTHER_UNITS: &[&str] = &[
+    "hz", "khz", "db", "dbfs", "dba", "lufs", "percent", "percentage", "syllables", "syllable", "words", "word", "wpm",
+    "pauses", "pause", "times", "x", "bits", "bit", "kbps", "bps", "samples", "frames", "st", "semitones", "cents",
+    "points", "per",
+];
 /// Words that place a time ("at 3.2 s", "from 2 to 5 s").
 const AT_WORDS: &[&str] = &["at", "near", "around", "starting", "beginning", "onset"];
 /// Words that hedge a value and are read through ("at about 3 s", "around the 3-second mark").
@@ -312,6 +320,8 @@ struct Atom {
     clock: bool,
     /// the unit is joined by a hyphen ("3-second"): an adjective, a duration unless a mark follows
     hyphen: bool,
+    /// followed by a unit of another measure ("180 Hz", "40 %"): never a time
+    foreign: bool,
     s: u32,
     e: u32,
     next: usize,
@@ -437,9 +447,11 @@ impl<'t> Reader<'t> {
         }
         let tok = t.get(j)?;
         match tok.kind {
-            Kind::Clock => Some(Atom { v: sign * tok.v, unit: Some(1.0), clock: true, hyphen: false, s: t[i].s, e: tok.e, next: j + 1 }),
+            Kind::Clock => {
+                Some(Atom { v: sign * tok.v, unit: Some(1.0), clock: true, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 })
+            }
             Kind::Num if tok.v.is_finite() => {
-                let mut a = Atom { v: sign * tok.v, unit: None, clock: false, hyphen: false, s: t[i].s, e: tok.e, next: j + 1 };
+                let mut a = Atom { v: sign * tok.v, unit: None, clock: false, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 };
                 if let Some(f) = self.word(j + 1).and_then(unit_factor) {
                     a.unit = Some(f);
                     a.e = t[j + 1].e;
@@ -452,7 +464,8 @@ impl<'t> Reader<'t> {
                         a.next = j + 3;
                     }
                 }
-                // "2.1s." ends a sentence; "3 s-long" is an adjective
+                a.foreign = a.unit.is_none()
+                    && (self.word(j + 1).is_some_and(|w| one_of(w, OTHER_UNITS)) || matches!(self.punct(j + 1), Some('%') | Some('‰')));
                 Some(a)
             }
             _ => None,
@@ -615,6 +628,19 @@ impl<'t> Reader<'t> {
         None
     }
 
+    /// Whether token `i` opens its line, its bullet, or a bracket ("00:03 door slam", "- 00:03:",
+    /// "[00:03]"): where a clock time places what follows it.
+    fn line_start(&self, i: usize) -> bool {
+        if i == 0 || matches!(self.punct(i - 1), Some('\n') | Some('[') | Some('(')) {
+            return true;
+        }
+        let mut k = i;
+        while k > 0 && matches!(self.punct(k - 1), Some('*') | Some('-') | Some('•') | Some('+') | Some('#') | Some('>')) {
+            k -= 1;
+        }
+        k == 0 || self.punct(k - 1) == Some('\n')
+    }
+
     /// Whether the line starting at token `i` is a list bullet ("- ", "* ", "• ", "1. ").
     fn bullet_line(&self, i: usize) -> bool {
         match self.toks.get(i).map(|t| t.kind) {
@@ -679,6 +705,15 @@ impl<'t> Reader<'t> {
         let starts = self.toks.get(n).is_some_and(|t| matches!(t.kind, Kind::Num | Kind::Clock))
             || (matches!(self.punct(n), Some('-')) && self.toks.get(n + 1).is_some_and(|t| t.kind == Kind::Num) && self.adjacent(n, n + 1));
         starts.then_some(n)
+    }
+
+    /// The unit of a time just before the "(" that opens at token `k - 1`, e.g. the "seconds" of
+    /// "1.8 seconds (from 0.11 to 1.91)".
+    fn unit_before_parenthesis(&self, k: usize) -> Option<f64> {
+        if k < 3 || self.punct(k - 1) != Some('(') || self.toks[k - 3].kind != Kind::Num {
+            return None;
+        }
+        self.word(k - 2).and_then(unit_factor)
     }
 
     /// "starts at 2 s and ends at 5 s": the end of a range stated by its start and end words.
@@ -750,7 +785,19 @@ impl<'t> Reader<'t> {
                     }
                     match at.unit {
                         Some(u) => carry = Some(u),
+                        None if at.foreign => carry = None,
                         None => at.unit = carry,
+                    }
+                }
+            }
+            // a range restated in parentheses after a time takes its unit: "lasts 1.8 seconds (from
+            // 0.11 to 1.91)"
+            if let Some(u) = self.unit_before_parenthesis(items[0].first) {
+                for it in items.iter_mut() {
+                    for at in [it.b.as_mut(), Some(&mut it.a)].into_iter().flatten() {
+                        if at.unit.is_none() && !at.clock && !at.foreign {
+                            at.unit = Some(u);
+                        }
                     }
                 }
             }
@@ -785,7 +832,7 @@ impl<'t> Reader<'t> {
             let items_before_cut = items.len();
             let resume = if cut < items.len() { items[cut].first } else { list_next };
             items.truncate(cut);
-            let claimed = !head.duration && (head.placed || head.b.is_some() || head.a.clock);
+            let claimed = !head.duration && (head.placed || head.b.is_some() || (head.a.clock && self.line_start(head.first)));
             if let (Some(m), true) = (event, claimed) {
                 if !m.negated {
                     for it in &items {
@@ -942,6 +989,9 @@ fn parse_intervals_into(text: &str, clip_s: Option<f64>, toks: &mut Vec<Tok>, ou
     if text.contains('|') {
         table_intervals(&fields, &mut found, &mut regions);
     }
+    if text.contains("-->") {
+        subtitle_lines(text, &mut regions);
+    }
     lex(text, toks);
     Reader::new(text, toks).read(&mut found, &regions);
     found.sort_by_key(|f| (f.span.0, f.span.1));
@@ -962,6 +1012,25 @@ fn parse_intervals_into(text: &str, clip_s: Option<f64>, toks: &mut Vec<Tok>, ou
         }
     }));
     fill_char_offsets(text, out);
+}
+
+/// Subtitle cues ("1 00:00:03,920 --> 00:00:06,800 and then silence"): a transcript's timing
+/// and its words, never claims about the recording (SPEC §1, transcript content). Each line with
+/// a "-->" is skipped, with the lines of text under it up to the next blank line.
+fn subtitle_lines(text: &str, regions: &mut Vec<Span>) {
+    let mut at = 0usize;
+    let mut in_cue = false;
+    for line in text.split_inclusive('\n') {
+        if line.contains("-->") {
+            in_cue = true;
+        } else if line.trim().is_empty() {
+            in_cue = false;
+        }
+        if in_cue {
+            regions.push((at as u32, (at + line.len()) as u32));
+        }
+        at += line.len();
+    }
 }
 
 /// Interval claims of many texts as columns, one row per claim with the index of its text.
@@ -1168,6 +1237,25 @@ mod tests {
         assert_eq!(chars, "both speakers talk from 2.1 to 5.4 s");
         assert_eq!(&text[c.label.0 as usize..c.label.1 as usize], "both speakers");
         assert_eq!((c.char_start, c.byte_start), (3, 4));
+    }
+
+    #[test]
+    fn real_outputs_that_are_and_are_not_claims() {
+        // a restated range in parentheses takes the unit of the time before it
+        assert_eq!(
+            read("The first pause lasts approximately 1.8 seconds (from 0.11 to 1.91)."),
+            vec![("pause", 0.11, 1.91, false)]
+        );
+        // a subtitle cue is transcript, its words no names
+        assert!(read("1 00:00:00,000 --> 00:00:03,920 knowing this being silent one\n2 00:00:03,920 --> 00:00:06,800 full of noise").is_empty());
+        assert_eq!(kinds("00:00:03,920"), vec![(Kind::Clock, 3.92)]);
+        // a clock time inside a value is no place in time; one that opens a line is
+        assert!(read("\"pauses\": \"2\", \"paseq\": \"1:49\"").is_empty());
+        assert_eq!(read("00:03 door slam"), vec![("noise", 3.0, 3.0, true)]);
+        assert_eq!(read("- [00:03] door slam"), vec![("noise", 3.0, 3.0, true)]);
+        // a unit of another measure stops a list's unit from reaching back
+        assert!(read("Noise at 2, 40 % and 5 s.").iter().all(|c| c.1 != 40.0));
+        assert!(read("The pause at 2 s; the F0 of the noise from 120 to 180 Hz").iter().all(|c| c.1 < 10.0));
     }
 
     #[test]
