@@ -14,6 +14,8 @@ enum Role {
     End,
     /// a time or a range in one field ("time", "interval", "timestamp")
     Time,
+    /// a list of times ("times", "timestamps")
+    Times,
     /// names the event ("type", "event", "label")
     Name,
     /// a duration, a count, anything else
@@ -62,7 +64,9 @@ fn role_of(key: &str) -> (Role, f64) {
         Role::Start
     } else if has(&["end", "ends", "offset", "stop", "to", "until", "endtime", "tend"]) {
         Role::End
-    } else if has(&["time", "times", "timestamp", "timestamps", "interval", "intervals", "at", "t", "when", "position", "range", "timing", "timespan"]) {
+    } else if has(&["times", "timestamps", "intervals", "segments", "windows", "spans", "ranges", "regions", "periods"]) {
+        Role::Times
+    } else if has(&["time", "timestamp", "interval", "intervals", "at", "t", "when", "position", "range", "timing", "timespan"]) {
         Role::Time
     } else if has(&["type", "event", "events", "label", "kind", "category", "class", "name", "sound", "source", "what", "description", "desc"]) {
         Role::Name
@@ -189,6 +193,27 @@ impl<'t> JsonReader<'t> {
                 self.depth -= 1;
                 J::Arr(items)
             }
+            // a Python tuple inside a list: [(0.5, 0.8), (4.2, 4.6)]
+            b'(' if self.depth > 0 => {
+                self.i += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.ws();
+                    match self.b.get(self.i)? {
+                        b')' => {
+                            self.i += 1;
+                            break;
+                        }
+                        b',' => {
+                            self.i += 1;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    items.push(self.value()?);
+                }
+                J::Arr(items)
+            }
             b'"' | b'\'' => J::Str(self.string()?),
             b'-' | b'+' | b'.' | b'0'..=b'9' => {
                 while self.i < self.b.len() && matches!(self.b[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
@@ -216,6 +241,9 @@ impl<'t> JsonReader<'t> {
 pub trait FieldText {
     /// The first event named in `span` (event, the span of its words).
     fn name_in(&self, span: Span) -> Option<(u8, Span)>;
+    /// The last event named before byte `at` on its line, if nothing but words lie between
+    /// ("Overlap: [[2.1, 5.4]]").
+    fn name_before(&self, at: u32) -> Option<(u8, Span)>;
     /// The time or range that is all of `span` (`unit`: seconds per bare number):
     /// (start, end if a range, the span of the time).
     fn time_in(&self, span: Span, unit: f64) -> Option<(f64, Option<f64>, Span)>;
@@ -227,9 +255,9 @@ fn time_of(f: &dyn FieldText, v: &J, vs: Span, unit: f64) -> Option<(f64, Option
     match v {
         J::Num(x) if x.is_finite() => Some((x * unit, None, vs)),
         J::Str(s) => f.time_in(*s, unit),
-        J::Arr(items) if items.len() == 2 => {
-            let (a, _, _) = time_of(f, &items[0].0, items[0].1, unit)?;
-            let (b, _, _) = time_of(f, &items[1].0, items[1].1, unit)?;
+        J::Arr(items) if items.len() == 2 && items.iter().all(|(x, _)| matches!(x, J::Num(_) | J::Str(_))) => {
+            let (a, None, _) = time_of(f, &items[0].0, items[0].1, unit)? else { return None };
+            let (b, None, _) = time_of(f, &items[1].0, items[1].1, unit)? else { return None };
             Some((a, Some(b), vs))
         }
         _ => None,
@@ -251,7 +279,9 @@ pub fn json_intervals(f: &dyn FieldText, found: &mut Vec<Found>, regions: &mut V
         match r.value() {
             Some((j, span)) if matches!(j, J::Obj(_) | J::Arr(_)) => {
                 let before = found.len();
-                walk(f, &j, span, None, found);
+                // a list after a name in prose: "Pauses: [(0.5, 0.8), (4.2, 4.6)]"
+                let ctx = if matches!(j, J::Arr(_)) { f.name_before(span.0) } else { None };
+                walk(f, &j, span, ctx, found);
                 if found.len() > before {
                     regions.push(span);
                 }
@@ -269,6 +299,7 @@ fn walk(f: &dyn FieldText, j: &J, span: Span, ctx: Context, found: &mut Vec<Foun
     match j {
         J::Obj(fields) => {
             let (mut start, mut end, mut time) = (None, None, None);
+            let mut times = Vec::new();
             let mut name: Context = None;
             let mut other_name: Context = None;
             for (k, v, vs) in fields {
@@ -278,6 +309,11 @@ fn walk(f: &dyn FieldText, j: &J, span: Span, ctx: Context, found: &mut Vec<Foun
                     Role::Start => start = start.or_else(|| time_of(f, v, *vs, unit)),
                     Role::End => end = end.or_else(|| time_of(f, v, *vs, unit)),
                     Role::Time => time = time.or_else(|| time_of(f, v, *vs, unit)),
+                    Role::Times => {
+                        if let J::Arr(items) = v {
+                            times.extend(items.iter().filter_map(|(x, xs)| time_of(f, x, *xs, unit)));
+                        }
+                    }
                     Role::Name => {
                         if let J::Str(s) = v {
                             name = name.or_else(|| f.name_in(*s));
@@ -294,7 +330,7 @@ fn walk(f: &dyn FieldText, j: &J, span: Span, ctx: Context, found: &mut Vec<Foun
             let key_named = || {
                 fields.iter().find_map(|(k, _, _)| {
                     let key = &f.text()[k.0 as usize..k.1 as usize];
-                    matches!(role_of(key).0, Role::Start | Role::End | Role::Time).then(|| key_name(f, *k)).flatten()
+                    matches!(role_of(key).0, Role::Start | Role::End | Role::Time | Role::Times).then(|| key_name(f, *k)).flatten()
                 })
             };
             let name = name.or(other_name).or_else(key_named).or(ctx);
@@ -306,11 +342,29 @@ fn walk(f: &dyn FieldText, j: &J, span: Span, ctx: Context, found: &mut Vec<Foun
             if let (Some((event, label)), Some((a, b, _))) = (name, stated) {
                 found.push(Found { event, start: a, end: b, label, span: join(label, span) });
             }
+            if let (Some((event, label)), None) = (name, stated) {
+                for (a, b, ts) in times {
+                    found.push(Found { event, start: a, end: b, label, span: join(label, ts) });
+                }
+            }
             // nested values: an object or list under a key that names an event is about that event
             for (k, v, vs) in fields {
-                if matches!(v, J::Obj(_) | J::Arr(_)) {
+                let key = &f.text()[k.0 as usize..k.1 as usize];
+                let read_here = match role_of(key).0 {
+                    Role::Times => matches!(v, J::Arr(_)),
+                    Role::Start | Role::End | Role::Time => time_of(f, v, *vs, 1.0).is_some(),
+                    _ => false,
+                };
+                if matches!(v, J::Obj(_) | J::Arr(_)) && !read_here {
                     walk(f, v, *vs, key_name(f, *k).or(ctx), found);
                 }
+            }
+        }
+        // "overlap": [2.1, 5.4] and "Overlap: [2.1, 5.4]": one interval
+        J::Arr(items) if ctx.is_some() && items.len() == 2 && items.iter().all(|(v, _)| matches!(v, J::Num(_))) => {
+            if let Some((a, b, _)) = time_of(f, j, span, 1.0) {
+                let (event, label) = ctx.unwrap();
+                found.push(Found { event, start: a, end: b, label, span: join(label, span) });
             }
         }
         J::Arr(items) => {
@@ -412,7 +466,7 @@ pub fn table_intervals(f: &dyn FieldText, found: &mut Vec<Found>, regions: &mut 
         let header = cells(text, block[0].0, block[0].1);
         let roles: Vec<(Role, f64)> = header.iter().map(|c| role_of(&text[c.0 as usize..c.1 as usize])).collect();
         let col = |r: Role| roles.iter().position(|x| x.0 == r);
-        let (sc, ec, tc, nc) = (col(Role::Start), col(Role::End), col(Role::Time), col(Role::Name));
+        let (sc, ec, tc, nc) = (col(Role::Start), col(Role::End), col(Role::Time).or(col(Role::Times)), col(Role::Name));
         if !((sc.is_some() && ec.is_some()) || tc.is_some()) {
             continue;
         }

@@ -716,6 +716,41 @@ impl<'t> Reader<'t> {
         self.word(k - 2).and_then(unit_factor)
     }
 
+    /// A unit declared for the numbers that follow, on the same line: "Pauses (s): 1.2–1.5, 3.4–3.9",
+    /// "overlap in seconds: 2–3, 6–7".
+    fn declared_unit(&self, k: usize) -> Option<f64> {
+        let lo = k.saturating_sub(10);
+        for p in (lo..k).rev() {
+            if self.is_boundary(p) || self.is_time(p) {
+                return None;
+            }
+            if let Some(u) = self.word(p).and_then(unit_factor) {
+                let bracketed = p > 0
+                    && matches!(self.punct(p - 1), Some('(') | Some('['))
+                    && matches!(self.punct(p + 1), Some(')') | Some(']'));
+                let in_unit = p > 0 && self.word(p - 1).is_some_and(|w| w.eq_ignore_ascii_case("in"));
+                if bracketed || in_unit {
+                    return Some(u);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether only asides lie between tokens `a` and `b`: punctuation (no sentence end), times,
+    /// and the words that join a list ("at 1.2 s (0.3 s), at 3.4 s").
+    fn only_asides(&self, a: usize, b: usize) -> bool {
+        (a..b).all(|k| match self.toks[k].kind {
+            Kind::Num | Kind::Clock => true,
+            Kind::Punct(_) => !self.is_boundary(k),
+            Kind::Word => {
+                let w = self.word(k).unwrap();
+                unit_factor(w).is_some() || one_of(w, LIST_WORDS) || one_of(w, &["and", "or"]) || one_of(w, AT_WORDS)
+                    || one_of(w, HEDGES) || one_of(w, &["from", "between", "long", "each"])
+            }
+        })
+    }
+
     /// "starts at 2 s and ends at 5 s": the end of a range stated by its start and end words.
     fn stated_end(&self, item: &Item) -> Option<Item> {
         if item.b.is_some() || !item.placed {
@@ -748,6 +783,7 @@ impl<'t> Reader<'t> {
     fn read(&self, out: &mut Vec<Found>, skip: &[Span]) {
         let n = self.toks.len();
         let mut floor = 0;
+        let mut previous: Option<(Mention, usize)> = None;
         let mut i = 0;
         while i < n {
             if !(self.is_time(i) || (matches!(self.punct(i), Some('-') | Some('−')) && i + 1 < n && self.is_time(i + 1) && self.adjacent(i, i + 1))) {
@@ -792,7 +828,7 @@ impl<'t> Reader<'t> {
             }
             // a range restated in parentheses after a time takes its unit: "lasts 1.8 seconds (from
             // 0.11 to 1.91)"
-            if let Some(u) = self.unit_before_parenthesis(items[0].first) {
+            if let Some(u) = self.unit_before_parenthesis(items[0].first).or_else(|| self.declared_unit(items[0].first)) {
                 for it in items.iter_mut() {
                     for at in [it.b.as_mut(), Some(&mut it.a)].into_iter().flatten() {
                         if at.unit.is_none() && !at.clock && !at.foreign {
@@ -814,7 +850,11 @@ impl<'t> Reader<'t> {
             }
             let list_next = items.last().unwrap().next;
             let head = items[0];
-            let event = self.name_before(head.first, floor).or_else(|| self.name_after(list_next));
+            // the name before, else after; else the previous list's, when only asides lie between
+            // ("pauses at 1.2 s (0.3 s), at 3.4 s (0.5 s)")
+            let event = self.name_before(head.first, floor).or_else(|| self.name_after(list_next)).or_else(|| {
+                previous.filter(|&(_, end)| end <= head.first && self.only_asides(end, head.first)).map(|(m, _)| m)
+            });
             // an item followed at once by the name of another event starts a list of its own
             let mut cut = items.len();
             if let Some(m) = event {
@@ -850,6 +890,7 @@ impl<'t> Reader<'t> {
                     Some(m) if m.first >= list_next && cut == items_before_cut => resume.max(m.next),
                     _ => resume,
                 };
+                previous = event.map(|m| (m, floor));
             }
             i = resume.max(i + 1);
         }
@@ -922,6 +963,19 @@ impl FieldText for Fields<'_> {
         let (sub, toks) = self.sub(span);
         let (e, (s, t)) = Reader::new(sub, &toks).first_name()?;
         Some((e, (s + span.0, t + span.0)))
+    }
+
+    fn name_before(&self, at: u32) -> Option<(u8, Span)> {
+        let line = self.text[..at as usize].rfind('\n').map_or(0, |k| k + 1) as u32;
+        let (sub, toks) = self.sub((line, at));
+        let r = Reader::new(sub, &toks);
+        let m = r.mentions.last().filter(|m| !m.negated)?;
+        // close by: a few words or marks, no number ("Overlap intervals: [[…]]")
+        let rest = &toks[m.next..];
+        if rest.len() > 4 || rest.iter().any(|t| matches!(t.kind, Kind::Num | Kind::Clock)) {
+            return None;
+        }
+        Some((m.event, (toks[m.first].s + line, toks[m.next - 1].e + line)))
     }
 
     fn time_in(&self, span: Span, unit: f64) -> Option<(f64, Option<f64>, Span)> {
@@ -1256,6 +1310,36 @@ mod tests {
         // a unit of another measure stops a list's unit from reaching back
         assert!(read("Noise at 2, 40 % and 5 s.").iter().all(|c| c.1 != 40.0));
         assert!(read("The pause at 2 s; the F0 of the noise from 120 to 180 Hz").iter().all(|c| c.1 < 10.0));
+    }
+
+    #[test]
+    fn answers_to_a_request_for_intervals_in_seconds() {
+        let p = |s, e| ("pause", s, e, false);
+        let o = |s, e| ("overlap", s, e, false);
+        assert_eq!(read("Pauses (s): 1.2–1.5, 3.4–3.9"), vec![p(1.2, 1.5), p(3.4, 3.9)]);
+        assert_eq!(read("Overlap in seconds: 2–3, 6–7."), vec![o(2.0, 3.0), o(6.0, 7.0)]);
+        assert_eq!(read("Pauses: [(0.5, 0.8), (4.2, 4.6)]"), vec![p(0.5, 0.8), p(4.2, 4.6)]);
+        assert_eq!(read("Overlapped speech: [[1.2, 3.4], [5.0, 6.1]]"), vec![o(1.2, 3.4), o(5.0, 6.1)]);
+        assert_eq!(
+            read("Pauses: at 1.2 s (0.3 s), at 3.4 s (0.5 s)."),
+            vec![("pause", 1.2, 1.2, true), ("pause", 3.4, 3.4, true)]
+        );
+        assert_eq!(
+            read("Overlapped speech: 1.2 to 3.4 seconds and 5.0 to 6.1 seconds\nPauses: 0.5-0.8 s\nNon-speech noise: none"),
+            vec![o(1.2, 3.4), o(5.0, 6.1), p(0.5, 0.8)]
+        );
+        // numbers far from the name, or a bare pair, are not read as intervals
+        assert!(read("The pause count is 3 and the scores are [[1, 2]]").is_empty());
+        assert_eq!(read("Overlap: [2.1, 5.4]"), vec![o(2.1, 5.4)]);
+        assert_eq!(read("{\"overlap\": [2.1, 5.4]}"), vec![o(2.1, 5.4)]);
+        // a list of times is a list of points
+        assert_eq!(
+            read("{\"pause_times\": [1.2, 3.4]}"),
+            vec![("pause", 1.2, 1.2, true), ("pause", 3.4, 3.4, true)]
+        );
+        assert!(read("{\"pauses\": [1.2, 3.4, 5.0]}").is_empty());
+        assert_eq!(read("{\"overlap_intervals\": [[2.1, 5.4], [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
+        assert_eq!(read("{\"type\": \"overlap\", \"intervals\": [\"2.1-5.4 s\", [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
     }
 
     #[test]
