@@ -25,6 +25,7 @@
 //! start) or one outside the clip is kept as stated and flagged.
 
 use crate::batch::{Text, CHUNK};
+use crate::interval_fields::{json_intervals, table_intervals, FieldText};
 use crate::claim::registry::{EVENT_ALIASES, EVENT_KEYS};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -37,6 +38,9 @@ pub const EVENT_TYPES: [&str; EVENT_KEYS.len()] = EVENT_KEYS;
 pub const WINDOW_BACK: usize = 12;
 /// Words searched after a stated time (or list) for the name of its event when none precedes it.
 pub const WINDOW_AHEAD: usize = 10;
+
+/// Bullets read back over to find the heading of their list.
+const MAX_BULLETS: usize = 64;
 
 /// One interval (or point) claim.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +63,22 @@ pub struct IntervalClaim {
     pub outside_clip: bool,
 }
 
+/// A byte span of the text.
+pub type Span = (u32, u32);
+
+/// A claim as read, before its flags and character offsets.
+#[derive(Clone, Copy, Debug)]
+pub struct Found {
+    pub event: u8,
+    pub start: f64,
+    /// `None` for a point
+    pub end: Option<f64>,
+    /// the words that named the event
+    pub label: Span,
+    /// the stated interval and its label
+    pub span: Span,
+}
+
 // ------------------------------------------------------------------ tokens
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,7 +98,7 @@ struct Tok {
 }
 
 fn is_digit(b: Option<&u8>) -> bool {
-    b.map_or(false, |c| c.is_ascii_digit())
+    b.is_some_and(|c| c.is_ascii_digit())
 }
 
 /// Words, numbers, clock times ("00:02", "1:02:03", "0:02.5") and single punctuation marks
@@ -115,13 +135,14 @@ fn lex(text: &str, out: &mut Vec<Tok>) {
                     v = v * 60.0 + text[i + 1..i + 3].parse::<f64>().unwrap_or(0.0);
                     i += 3;
                 }
-                if i + 1 < n && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                if i + 1 < n && (b[i] == b'.' || b[i] == b',') && b[i + 1].is_ascii_digit() {
                     let fs = i;
                     i += 1;
                     while i < n && b[i].is_ascii_digit() {
                         i += 1;
                     }
-                    v += text[fs..i].parse::<f64>().unwrap_or(0.0);
+                    // "0:02.5", and a subtitle's "00:00:03,920"
+                    v += format!("0.{}", &text[fs + 1..i]).parse::<f64>().unwrap_or(0.0);
                 }
                 out.push(Tok { kind: Kind::Clock, s: s as u32, e: i as u32, v });
                 continue;
@@ -150,7 +171,7 @@ fn lex(text: &str, out: &mut Vec<Tok>) {
                 let d = text[i..].chars().next().unwrap();
                 if d.is_alphabetic() {
                     i += d.len_utf8();
-                } else if d == '\'' && text[i + 1..].chars().next().map_or(false, |x| x.is_alphabetic()) {
+                } else if d == '\'' && text[i + 1..].chars().next().is_some_and(|x| x.is_alphabetic()) {
                     i += 1;
                 } else {
                     break;
@@ -219,7 +240,7 @@ fn event_vocab() -> &'static EventVocab {
             }
         }
         for v in by_first.values_mut() {
-            v.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+            v.sort_by_key(|(words, _)| std::cmp::Reverse(words.len()));
         }
         EventVocab { by_first, phrases }
     })
@@ -244,6 +265,13 @@ const TIME_UNITS: &[(&str, f64)] = &[
     ("mins", 60.0),
     ("minute", 60.0),
     ("minutes", 60.0),
+];
+/// Units of other measures: a number in one is never a time, and a unit stated later in a list
+/// does not reach it.
+const OTHER_UNITS: &[&str] = &[
+    "hz", "khz", "db", "dbfs", "dba", "lufs", "percent", "percentage", "syllables", "syllable", "words", "word", "wpm",
+    "pauses", "pause", "times", "x", "bits", "bit", "kbps", "bps", "samples", "frames", "st", "semitones", "cents",
+    "points", "per",
 ];
 /// Words that place a time ("at 3.2 s", "from 2 to 5 s").
 const AT_WORDS: &[&str] = &["at", "near", "around", "starting", "beginning", "onset"];
@@ -270,6 +298,11 @@ const MARK_WORDS: &[&str] = &["mark", "point", "timestamp", "timepoint", "time"]
 const RANGE_JOIN: &[&str] = &["to", "until", "till", "til", "through", "thru", "and"];
 /// Words before an event name that state its absence ("no pauses").
 const NEGATIONS: &[&str] = &["no", "without", "not", "never", "nor"];
+/// Words between the items of a list ("at 2.5 s and again at 6 s", "the second at 5.1 s").
+const LIST_WORDS: &[&str] = &[
+    "again", "once", "more", "another", "second", "third", "fourth", "fifth", "last", "final", "next", "later",
+    "also", "one", "other", "others", "then",
+];
 const START_WORDS: &[&str] = &["start", "starts", "starting", "started", "begin", "begins", "beginning", "began", "onset"];
 const END_WORDS: &[&str] = &["end", "ends", "ending", "ended", "stop", "stops", "stopping", "stopped", "offset", "until"];
 
@@ -287,6 +320,8 @@ struct Atom {
     clock: bool,
     /// the unit is joined by a hyphen ("3-second"): an adjective, a duration unless a mark follows
     hyphen: bool,
+    /// followed by a unit of another measure ("180 Hz", "40 %"): never a time
+    foreign: bool,
     s: u32,
     e: u32,
     next: usize,
@@ -328,6 +363,8 @@ struct Reader<'t> {
     mentions: Vec<Mention>,
     /// for each token, the mention that starts there (index into `mentions`)
     mention_at: Vec<u32>,
+    /// for each token, the mention that ends there
+    mention_end: Vec<u32>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -356,6 +393,10 @@ impl<'t> Reader<'t> {
                 }
             }
             match matched {
+                Some((next, event)) if mentions.last().is_some_and(|m: &Mention| m.next == i && m.event == event) => {
+                    mentions.last_mut().unwrap().next = next;
+                    i = next;
+                }
                 Some((next, event)) => {
                     let negated = i > 0 && toks[i - 1].kind == Kind::Word && one_of(word(text, &toks[i - 1]), NEGATIONS)
                         || i > 1 && toks[i - 2].kind == Kind::Word && one_of(word(text, &toks[i - 2]), NEGATIONS)
@@ -367,7 +408,11 @@ impl<'t> Reader<'t> {
                 None => i += 1,
             }
         }
-        Reader { text, toks, mentions, mention_at }
+        let mut mention_end = vec![NONE; toks.len()];
+        for (k, m) in mentions.iter().enumerate() {
+            mention_end[m.next - 1] = k as u32;
+        }
+        Reader { text, toks, mentions, mention_at, mention_end }
     }
 
     fn word(&self, i: usize) -> Option<&'t str> {
@@ -383,7 +428,7 @@ impl<'t> Reader<'t> {
     }
 
     fn adjacent(&self, i: usize, j: usize) -> bool {
-        self.toks[i].e == self.toks[j].s
+        matches!((self.toks.get(i), self.toks.get(j)), (Some(a), Some(b)) if a.e == b.s)
     }
 
     /// A time at token `i`: an optional sign, a number with a time unit (or none yet) or a clock time.
@@ -402,9 +447,11 @@ impl<'t> Reader<'t> {
         }
         let tok = t.get(j)?;
         match tok.kind {
-            Kind::Clock => Some(Atom { v: sign * tok.v, unit: Some(1.0), clock: true, hyphen: false, s: t[i].s, e: tok.e, next: j + 1 }),
+            Kind::Clock => {
+                Some(Atom { v: sign * tok.v, unit: Some(1.0), clock: true, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 })
+            }
             Kind::Num if tok.v.is_finite() => {
-                let mut a = Atom { v: sign * tok.v, unit: None, clock: false, hyphen: false, s: t[i].s, e: tok.e, next: j + 1 };
+                let mut a = Atom { v: sign * tok.v, unit: None, clock: false, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 };
                 if let Some(f) = self.word(j + 1).and_then(unit_factor) {
                     a.unit = Some(f);
                     a.e = t[j + 1].e;
@@ -417,7 +464,8 @@ impl<'t> Reader<'t> {
                         a.next = j + 3;
                     }
                 }
-                // "2.1s." ends a sentence; "3 s-long" is an adjective
+                a.foreign = a.unit.is_none()
+                    && (self.word(j + 1).is_some_and(|w| one_of(w, OTHER_UNITS)) || matches!(self.punct(j + 1), Some('%') | Some('‰')));
                 Some(a)
             }
             _ => None,
@@ -439,7 +487,7 @@ impl<'t> Reader<'t> {
         if joined {
             // "2.1 s - 5.4 s", "2 and 5 seconds"; "to the 5-second mark"
             let mut k = j + 1;
-            while self.word(k).map_or(false, |w| w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES)) {
+            while self.word(k).is_some_and(|w| w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES)) {
                 k += 1;
             }
             if let Some(b) = self.atom(k) {
@@ -459,7 +507,7 @@ impl<'t> Reader<'t> {
         while k > 0 {
             let j = k - 1;
             if let Some(w) = self.word(j) {
-                if one_of(w, HEDGES) && !(one_of(w, AT_WORDS) && !one_of(w, PLACING_HEDGES)) {
+                if one_of(w, HEDGES) && (one_of(w, PLACING_HEDGES) || !one_of(w, AT_WORDS)) {
                     placing_hedge |= one_of(w, PLACING_HEDGES);
                     if w.eq_ignore_ascii_case("the") || one_of(w, PLACING_HEDGES) {
                         first = j;
@@ -484,7 +532,7 @@ impl<'t> Reader<'t> {
                     continue;
                 }
                 Some('@') => return (j, true, false, false),
-                Some('=') if self.word(j.wrapping_sub(1)).map_or(false, |w| w.eq_ignore_ascii_case("t")) => {
+                Some('=') if self.word(j.wrapping_sub(1)).is_some_and(|w| w.eq_ignore_ascii_case("t")) => {
                     return (j - 1, true, false, false)
                 }
                 _ => break,
@@ -511,7 +559,7 @@ impl<'t> Reader<'t> {
                 next = k + 1;
                 item.next = next;
             } else if one_of(w, DURATION_AFTER)
-                || (w.eq_ignore_ascii_case("in") && self.word(k + 1).map_or(false, |x| one_of(x, &["length", "duration", "total"])))
+                || (w.eq_ignore_ascii_case("in") && self.word(k + 1).is_some_and(|x| one_of(x, &["length", "duration", "total"])))
             {
                 item.duration = true;
             }
@@ -534,26 +582,63 @@ impl<'t> Reader<'t> {
     fn name_before(&self, i: usize, floor: usize) -> Option<Mention> {
         let mut words = 0;
         let mut k = i;
-        while k > floor && words < WINDOW_BACK {
+        // words are counted; other tokens are bounded too, so that a long run of them costs little
+        while k > floor && words < WINDOW_BACK && i - k < 8 * WINDOW_BACK {
             let j = k - 1;
             if self.punct(j) == Some('\n') {
-                // a bullet of a list reads its heading: "Pauses:\n- at 1.2 s"
-                if !self.bullet_line(j + 1) {
-                    return None;
-                }
-            } else if self.is_boundary(j) || self.is_time(j) {
+                // a bullet of a list reads the list's heading: "Pauses:\n- 1.2–1.5 s\n- 3.4–3.9 s"
+                return if self.bullet_line(j + 1) { self.heading_name(j) } else { None };
+            }
+            if self.is_boundary(j) {
                 return None;
             }
             if self.toks[j].kind == Kind::Word {
                 words += 1;
             }
             // a mention ending at j
-            if let Some(m) = self.mentions.iter().rev().find(|m| m.next == j + 1 && m.first >= floor) {
-                return Some(*m);
+            if let Some(m) = self.mention_end.get(j).filter(|&&m| m != NONE).map(|&m| self.mentions[m as usize]) {
+                if m.first >= floor {
+                    return Some(m);
+                }
             }
             k = j;
         }
         None
+    }
+
+    /// Above a bullet whose line ends at the newline `nl`: the event named in the heading line of
+    /// its list ("Pauses:", "Overlapping speech at:"), over the other bullets.
+    fn heading_name(&self, nl: usize) -> Option<Mention> {
+        let mut end = nl;
+        for _ in 0..MAX_BULLETS {
+            let start = self.toks[..end].iter().rposition(|t| t.kind == Kind::Punct('\n')).map_or(0, |k| k + 1);
+            if self.bullet_line(start) {
+                if start == 0 {
+                    return None;
+                }
+                end = start - 1;
+                continue;
+            }
+            // the heading: a line that ends with ":"
+            if end == start || self.punct(end - 1) != Some(':') {
+                return None;
+            }
+            return self.mentions.iter().rev().find(|m| m.first >= start && m.next < end).copied();
+        }
+        None
+    }
+
+    /// Whether token `i` opens its line, its bullet, or a bracket ("00:03 door slam", "- 00:03:",
+    /// "[00:03]"): where a clock time places what follows it.
+    fn line_start(&self, i: usize) -> bool {
+        if i == 0 || matches!(self.punct(i - 1), Some('\n') | Some('[') | Some('(')) {
+            return true;
+        }
+        let mut k = i;
+        while k > 0 && matches!(self.punct(k - 1), Some('*') | Some('-') | Some('•') | Some('+') | Some('#') | Some('>')) {
+            k -= 1;
+        }
+        k == 0 || self.punct(k - 1) == Some('\n')
     }
 
     /// Whether the line starting at token `i` is a list bullet ("- ", "* ", "• ", "1. ").
@@ -569,7 +654,7 @@ impl<'t> Reader<'t> {
     fn name_after(&self, i: usize) -> Option<Mention> {
         let mut words = 0;
         let mut k = i;
-        while k < self.toks.len() && words < WINDOW_AHEAD {
+        while k < self.toks.len() && words < WINDOW_AHEAD && k - i < 8 * WINDOW_AHEAD {
             if self.is_boundary(k) || self.is_time(k) {
                 return None;
             }
@@ -608,7 +693,7 @@ impl<'t> Reader<'t> {
         // the cue of the next item is read by `item`; skip it here to find its number
         let mut n = k;
         while let Some(w) = self.word(n) {
-            if one_of(w, AT_WORDS) || one_of(w, HEDGES) || one_of(w, &["from", "between"]) {
+            if one_of(w, AT_WORDS) || one_of(w, HEDGES) || one_of(w, &["from", "between"]) || one_of(w, LIST_WORDS) {
                 n += 1;
             } else {
                 return None;
@@ -617,9 +702,53 @@ impl<'t> Reader<'t> {
         if self.punct(n) == Some('~') || self.punct(n) == Some('@') {
             n += 1;
         }
-        let starts = self.toks.get(n).map_or(false, |t| matches!(t.kind, Kind::Num | Kind::Clock))
-            || (matches!(self.punct(n), Some('-')) && self.toks.get(n + 1).map_or(false, |t| t.kind == Kind::Num) && self.adjacent(n, n + 1));
+        let starts = self.toks.get(n).is_some_and(|t| matches!(t.kind, Kind::Num | Kind::Clock))
+            || (matches!(self.punct(n), Some('-')) && self.toks.get(n + 1).is_some_and(|t| t.kind == Kind::Num) && self.adjacent(n, n + 1));
         starts.then_some(n)
+    }
+
+    /// The unit of a time just before the "(" that opens at token `k - 1`, e.g. the "seconds" of
+    /// "1.8 seconds (from 0.11 to 1.91)".
+    fn unit_before_parenthesis(&self, k: usize) -> Option<f64> {
+        if k < 3 || self.punct(k - 1) != Some('(') || self.toks[k - 3].kind != Kind::Num {
+            return None;
+        }
+        self.word(k - 2).and_then(unit_factor)
+    }
+
+    /// A unit declared for the numbers that follow, on the same line: "Pauses (s): 1.2–1.5, 3.4–3.9",
+    /// "overlap in seconds: 2–3, 6–7".
+    fn declared_unit(&self, k: usize) -> Option<f64> {
+        let lo = k.saturating_sub(10);
+        for p in (lo..k).rev() {
+            if self.is_boundary(p) || self.is_time(p) {
+                return None;
+            }
+            if let Some(u) = self.word(p).and_then(unit_factor) {
+                let bracketed = p > 0
+                    && matches!(self.punct(p - 1), Some('(') | Some('['))
+                    && matches!(self.punct(p + 1), Some(')') | Some(']'));
+                let in_unit = p > 0 && self.word(p - 1).is_some_and(|w| w.eq_ignore_ascii_case("in"));
+                if bracketed || in_unit {
+                    return Some(u);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether only asides lie between tokens `a` and `b`: punctuation (no sentence end), times,
+    /// and the words that join a list ("at 1.2 s (0.3 s), at 3.4 s").
+    fn only_asides(&self, a: usize, b: usize) -> bool {
+        (a..b).all(|k| match self.toks[k].kind {
+            Kind::Num | Kind::Clock => true,
+            Kind::Punct(_) => !self.is_boundary(k),
+            Kind::Word => {
+                let w = self.word(k).unwrap();
+                unit_factor(w).is_some() || one_of(w, LIST_WORDS) || one_of(w, &["and", "or"]) || one_of(w, AT_WORDS)
+                    || one_of(w, HEDGES) || one_of(w, &["from", "between", "long", "each"])
+            }
+        })
     }
 
     /// "starts at 2 s and ends at 5 s": the end of a range stated by its start and end words.
@@ -637,9 +766,9 @@ impl<'t> Reader<'t> {
             if self.is_boundary(k) || self.is_time(k) {
                 return None;
             }
-            if self.word(k).map_or(false, |w| one_of(w, END_WORDS)) {
+            if self.word(k).is_some_and(|w| one_of(w, END_WORDS)) {
                 let mut n = k + 1;
-                while self.word(n).map_or(false, |w| one_of(w, AT_WORDS) || one_of(w, HEDGES) || w.eq_ignore_ascii_case("by")) {
+                while self.word(n).is_some_and(|w| one_of(w, AT_WORDS) || one_of(w, HEDGES) || w.eq_ignore_ascii_case("by")) {
                     n += 1;
                 }
                 let end = self.item(n)?;
@@ -651,9 +780,10 @@ impl<'t> Reader<'t> {
         None
     }
 
-    fn read(&self, clip_s: Option<f64>, out: &mut Vec<IntervalClaim>, skip: &[(u32, u32)]) {
+    fn read(&self, out: &mut Vec<Found>, skip: &[Span]) {
         let n = self.toks.len();
         let mut floor = 0;
+        let mut previous: Option<(Mention, usize)> = None;
         let mut i = 0;
         while i < n {
             if !(self.is_time(i) || (matches!(self.punct(i), Some('-') | Some('−')) && i + 1 < n && self.is_time(i + 1) && self.adjacent(i, i + 1))) {
@@ -691,7 +821,19 @@ impl<'t> Reader<'t> {
                     }
                     match at.unit {
                         Some(u) => carry = Some(u),
+                        None if at.foreign => carry = None,
                         None => at.unit = carry,
+                    }
+                }
+            }
+            // a range restated in parentheses after a time takes its unit: "lasts 1.8 seconds (from
+            // 0.11 to 1.91)"
+            if let Some(u) = self.unit_before_parenthesis(items[0].first).or_else(|| self.declared_unit(items[0].first)) {
+                for it in items.iter_mut() {
+                    for at in [it.b.as_mut(), Some(&mut it.a)].into_iter().flatten() {
+                        if at.unit.is_none() && !at.clock && !at.foreign {
+                            at.unit = Some(u);
+                        }
                     }
                 }
             }
@@ -699,7 +841,7 @@ impl<'t> Reader<'t> {
             // a duration
             let keep = items
                 .iter()
-                .position(|it| it.a.seconds().is_none() || it.b.map_or(false, |b| b.seconds().is_none()))
+                .position(|it| it.a.seconds().is_none() || it.b.is_some_and(|b| b.seconds().is_none()))
                 .unwrap_or(items.len());
             items.truncate(keep);
             if items.is_empty() {
@@ -708,22 +850,29 @@ impl<'t> Reader<'t> {
             }
             let list_next = items.last().unwrap().next;
             let head = items[0];
-            let event = self.name_before(head.first, floor).or_else(|| self.name_after(list_next));
+            // the name before, else after; else the previous list's, when only asides lie between
+            // ("pauses at 1.2 s (0.3 s), at 3.4 s (0.5 s)")
+            let event = self.name_before(head.first, floor).or_else(|| self.name_after(list_next)).or_else(|| {
+                previous.filter(|&(_, end)| end <= head.first && self.only_asides(end, head.first)).map(|(m, _)| m)
+            });
             // an item followed at once by the name of another event starts a list of its own
             let mut cut = items.len();
             if let Some(m) = event {
                 for (k, it) in items.iter().enumerate().skip(1) {
                     if let Some(other) = self.name_after(it.next) {
-                        if other.event != m.event && other.first <= it.next + 3 {
+                        // "…, and at 5 s both speakers overlap": the name follows the time at once
+                        let at_once = self.toks[it.next..other.first].iter().all(|t| t.kind == Kind::Word);
+                        if other.event != m.event && other.first <= it.next + 3 && at_once {
                             cut = k;
                             break;
                         }
                     }
                 }
             }
+            let items_before_cut = items.len();
             let resume = if cut < items.len() { items[cut].first } else { list_next };
             items.truncate(cut);
-            let claimed = !head.duration && (head.placed || head.b.is_some() || head.a.clock);
+            let claimed = !head.duration && (head.placed || head.b.is_some() || (head.a.clock && self.line_start(head.first)));
             if let (Some(m), true) = (event, claimed) {
                 if !m.negated {
                     for it in &items {
@@ -731,38 +880,117 @@ impl<'t> Reader<'t> {
                         if it.duration {
                             break;
                         }
-                        out.push(self.claim(m, it, clip_s));
+                        out.push(self.found(m, it));
                     }
                 }
             }
-            floor = resume;
+            // the next list reads no name back past this one, nor the name this one read after it
+            if claimed && event.is_some_and(|m| !m.negated) {
+                floor = match event {
+                    Some(m) if m.first >= list_next && cut == items_before_cut => resume.max(m.next),
+                    _ => resume,
+                };
+                previous = event.map(|m| (m, floor));
+            }
             i = resume.max(i + 1);
         }
     }
 
-    fn claim(&self, m: Mention, it: &Item, clip_s: Option<f64>) -> IntervalClaim {
-        let start = it.a.seconds().unwrap();
-        let end = it.b.map_or(start, |b| b.seconds().unwrap());
+    fn found(&self, m: Mention, it: &Item) -> Found {
         let (ls, le) = (self.toks[m.first].s, self.toks[m.next - 1].e);
         let (is, ie) = (self.toks[it.first].s.min(it.a.s), it.b.map_or(it.a.e, |b| b.e));
-        IntervalClaim {
+        Found {
             event: m.event,
-            start_s: start,
-            end_s: end,
-            point: it.b.is_none(),
+            start: it.a.seconds().unwrap(),
+            end: it.b.map(|b| b.seconds().unwrap()),
             label: (ls, le),
-            byte_start: ls.min(is),
-            byte_end: le.max(ie),
-            char_start: 0,
-            char_end: 0,
-            reversed: end < start,
-            outside_clip: outside(start, end, clip_s),
+            span: (ls.min(is), le.max(ie)),
         }
+    }
+
+    /// The first event named, not as absent (event, the span of its words).
+    fn first_name(&self) -> Option<(u8, Span)> {
+        self.mentions
+            .iter()
+            .find(|m| !m.negated)
+            .map(|m| (m.event, (self.toks[m.first].s, self.toks[m.next - 1].e)))
+    }
+
+    /// The time or range that is all of these tokens (bare numbers in `unit`).
+    fn whole_time(&self, unit: f64) -> Option<(f64, Option<f64>, Span)> {
+        let mut i = 0;
+        while self.word(i).is_some_and(|w| one_of(w, HEDGES) || one_of(w, AT_WORDS) || one_of(w, &["from", "between"]))
+            || matches!(self.punct(i), Some('~') | Some('≈') | Some('@') | Some('(') | Some('['))
+        {
+            i += 1;
+        }
+        let (mut a, mut b, next) = self.time(i, true)?;
+        if self.toks[next..].iter().any(|t| !matches!(t.kind, Kind::Punct(c) if matches!(c, ')' | ']' | '.' | ',' | ';'))) {
+            return None;
+        }
+        for at in [Some(&mut a), b.as_mut()].into_iter().flatten() {
+            if at.unit.is_none() && !at.clock {
+                at.unit = Some(unit);
+            }
+        }
+        Some((a.seconds()?, b.and_then(|b| b.seconds()), (a.s, b.map_or(a.e, |b| b.e))))
+    }
+}
+
+/// The event a phrase of plain words names (a JSON key split into words: "noise events").
+pub fn name_in_words(words: &str) -> Option<u8> {
+    let mut toks = Vec::new();
+    lex(words, &mut toks);
+    Reader::new(words, &toks).first_name().map(|(e, _)| e)
+}
+
+/// A text as the JSON and table readers see it: names and times inside one field.
+struct Fields<'t> {
+    text: &'t str,
+}
+
+impl Fields<'_> {
+    fn sub(&self, span: Span) -> (&str, Vec<Tok>) {
+        let sub = &self.text[span.0 as usize..span.1 as usize];
+        let mut toks = Vec::new();
+        lex(sub, &mut toks);
+        (sub, toks)
+    }
+}
+
+impl FieldText for Fields<'_> {
+    fn name_in(&self, span: Span) -> Option<(u8, Span)> {
+        let (sub, toks) = self.sub(span);
+        let (e, (s, t)) = Reader::new(sub, &toks).first_name()?;
+        Some((e, (s + span.0, t + span.0)))
+    }
+
+    fn name_before(&self, at: u32) -> Option<(u8, Span)> {
+        let line = self.text[..at as usize].rfind('\n').map_or(0, |k| k + 1) as u32;
+        let (sub, toks) = self.sub((line, at));
+        let r = Reader::new(sub, &toks);
+        let m = r.mentions.last().filter(|m| !m.negated)?;
+        // close by: a few words or marks, no number ("Overlap intervals: [[…]]")
+        let rest = &toks[m.next..];
+        if rest.len() > 4 || rest.iter().any(|t| matches!(t.kind, Kind::Num | Kind::Clock)) {
+            return None;
+        }
+        Some((m.event, (toks[m.first].s + line, toks[m.next - 1].e + line)))
+    }
+
+    fn time_in(&self, span: Span, unit: f64) -> Option<(f64, Option<f64>, Span)> {
+        let (sub, toks) = self.sub(span);
+        let (a, b, (s, t)) = Reader::new(sub, &toks).whole_time(unit)?;
+        Some((a, b, (s + span.0, t + span.0)))
+    }
+
+    fn text(&self) -> &str {
+        self.text
     }
 }
 
 fn outside(start: f64, end: f64, clip_s: Option<f64>) -> bool {
-    clip_s.map_or(false, |c| [start, end].iter().any(|&t| t < 0.0 || t > c))
+    clip_s.is_some_and(|c| [start, end].iter().any(|&t| t < 0.0 || t > c))
 }
 
 fn word<'a>(text: &'a str, t: &Tok) -> &'a str {
@@ -806,11 +1034,57 @@ pub fn parse_intervals(text: &str, clip_s: Option<f64>) -> Vec<IntervalClaim> {
 
 fn parse_intervals_into(text: &str, clip_s: Option<f64>, toks: &mut Vec<Tok>, out: &mut Vec<IntervalClaim>) {
     out.clear();
+    let mut found = Vec::new();
+    let mut regions = Vec::new();
+    let fields = Fields { text };
+    if text.contains('{') || text.contains('[') {
+        json_intervals(&fields, &mut found, &mut regions);
+    }
+    if text.contains('|') {
+        table_intervals(&fields, &mut found, &mut regions);
+    }
+    if text.contains("-->") {
+        subtitle_lines(text, &mut regions);
+    }
     lex(text, toks);
-    let r = Reader::new(text, toks);
-    r.read(clip_s, out, &[]);
-    out.sort_by_key(|c| (c.byte_start, c.byte_end));
+    Reader::new(text, toks).read(&mut found, &regions);
+    found.sort_by_key(|f| (f.span.0, f.span.1));
+    out.extend(found.iter().map(|f| {
+        let end = f.end.unwrap_or(f.start);
+        IntervalClaim {
+            event: f.event,
+            start_s: f.start,
+            end_s: end,
+            point: f.end.is_none(),
+            label: f.label,
+            byte_start: f.span.0,
+            byte_end: f.span.1,
+            char_start: 0,
+            char_end: 0,
+            reversed: end < f.start,
+            outside_clip: outside(f.start, end, clip_s),
+        }
+    }));
     fill_char_offsets(text, out);
+}
+
+/// Subtitle cues ("1 00:00:03,920 --> 00:00:06,800 and then silence"): a transcript's timing
+/// and its words, never claims about the recording (SPEC §1, transcript content). Each line with
+/// a "-->" is skipped, with the lines of text under it up to the next blank line.
+fn subtitle_lines(text: &str, regions: &mut Vec<Span>) {
+    let mut at = 0usize;
+    let mut in_cue = false;
+    for line in text.split_inclusive('\n') {
+        if line.contains("-->") {
+            in_cue = true;
+        } else if line.trim().is_empty() {
+            in_cue = false;
+        }
+        if in_cue {
+            regions.push((at as u32, (at + line.len()) as u32));
+        }
+        at += line.len();
+    }
 }
 
 /// Interval claims of many texts as columns, one row per claim with the index of its text.
@@ -895,7 +1169,7 @@ pub fn parse_intervals_batch<S: Text>(texts: &[S], clip_s: Option<&[Option<f64>]
     all
 }
 
-/// Byte offsets → character offsets (Python `str` indices).
+/// Byte offsets → character offsets (Python `str` indices), in one pass over the text.
 fn fill_char_offsets(text: &str, claims: &mut [IntervalClaim]) {
     if text.is_ascii() {
         for c in claims.iter_mut() {
@@ -904,10 +1178,28 @@ fn fill_char_offsets(text: &str, claims: &mut [IntervalClaim]) {
         }
         return;
     }
-    let chars = |b: u32| text[..b as usize].chars().count() as u32;
-    for c in claims.iter_mut() {
-        c.char_start = chars(c.byte_start);
-        c.char_end = chars(c.byte_end);
+    let mut marks: Vec<(u32, usize, bool)> = Vec::with_capacity(claims.len() * 2);
+    for (k, c) in claims.iter().enumerate() {
+        marks.push((c.byte_start, k, true));
+        marks.push((c.byte_end, k, false));
+    }
+    marks.sort_unstable();
+    let mut chars = 0u32;
+    let mut bytes = text.char_indices().map(|(b, _)| b).chain(std::iter::once(text.len()));
+    let mut next = bytes.next();
+    for (b, k, is_start) in marks {
+        while let Some(nb) = next {
+            if nb >= b as usize {
+                break;
+            }
+            chars += 1;
+            next = bytes.next();
+        }
+        if is_start {
+            claims[k].char_start = chars;
+        } else {
+            claims[k].char_end = chars;
+        }
     }
 }
 
@@ -934,6 +1226,120 @@ mod tests {
         assert!(read("Pauses of 0.3 s are frequent.").is_empty());
         assert!(read("At 3.2 s the speaker says hello.").is_empty());
         assert!(read("The SNR is 12 dB and the F0 moves from 120 to 180 Hz.").is_empty());
+    }
+
+    fn kinds(text: &str) -> Vec<(Kind, f64)> {
+        let mut toks = Vec::new();
+        lex(text, &mut toks);
+        toks.iter().map(|t| (t.kind, t.v)).collect()
+    }
+
+    #[test]
+    fn clock_times_and_decimal_marks() {
+        assert_eq!(kinds("00:02"), vec![(Kind::Clock, 2.0)]);
+        assert_eq!(kinds("0:02.5"), vec![(Kind::Clock, 2.5)]);
+        assert_eq!(kinds("1:02:03"), vec![(Kind::Clock, 3723.0)]);
+        // a ratio is no clock time
+        assert_eq!(kinds("3:1")[0], (Kind::Num, 3.0));
+        assert_eq!(kinds("2,5 s")[0], (Kind::Num, 2.5));
+        assert_eq!(kinds(".5")[0], (Kind::Num, 0.5));
+        // "[6,7]" and "1,2,3" are lists, not decimal commas
+        assert_eq!(kinds("[6,7]").iter().filter(|k| k.0 == Kind::Num).count(), 2);
+        assert_eq!(kinds("1,2,3").iter().filter(|k| k.0 == Kind::Num).count(), 3);
+    }
+
+    #[test]
+    fn a_time_is_placed_by_its_cue_and_made_a_duration_by_its_words() {
+        let item = |text: &str| {
+            let mut toks = Vec::new();
+            lex(text, &mut toks);
+            let r = Reader::new(text, &toks);
+            let i = toks.iter().position(|t| matches!(t.kind, Kind::Num | Kind::Clock)).unwrap();
+            let it = r.item(i).unwrap();
+            (it.placed, it.duration, it.b.is_some())
+        };
+        assert_eq!(item("at 3 s"), (true, false, false));
+        assert_eq!(item("at about 3 s"), (true, false, false));
+        assert_eq!(item("around 3 s"), (true, false, false));
+        assert_eq!(item("of around 3 s"), (false, true, false));
+        assert_eq!(item("at least 3 s"), (false, true, false));
+        assert_eq!(item("the 3-second mark"), (true, false, false));
+        assert_eq!(item("a 3-second pause"), (false, true, false));
+        assert_eq!(item("3 s long"), (false, true, false));
+        assert_eq!(item("from 2 to 5 s"), (true, false, true));
+        assert_eq!(item("between 2 and 5 s"), (true, false, true));
+        // without "between", "and" joins a list, not a range
+        assert_eq!(item("at 2 and 5 s"), (true, false, false));
+        assert_eq!(item("lasting 2–5 s"), (false, true, true));
+        assert_eq!(item("t = 3 s"), (true, false, false));
+    }
+
+    #[test]
+    fn the_name_is_sought_in_a_bounded_window_of_the_same_sentence() {
+        let far = format!("A pause, {} at 3 s.", "and then some more words ".repeat(3));
+        assert!(read(&far).is_empty());
+        assert_eq!(read("A pause, then at 3 s."), vec![("pause", 3.0, 3.0, true)]);
+        assert!(read("A pause. At 3 s the talker laughs.").is_empty());
+        assert!(read("At 3 s the talker laughs; then a pause.").is_empty());
+    }
+
+    #[test]
+    fn spans_cover_the_name_and_the_time_in_characters() {
+        let text = "Ü: both speakers talk from 2.1 to 5.4 s.";
+        let c = &parse_intervals(text, None)[0];
+        let chars: String = text.chars().skip(c.char_start as usize).take((c.char_end - c.char_start) as usize).collect();
+        assert_eq!(chars, "both speakers talk from 2.1 to 5.4 s");
+        assert_eq!(&text[c.label.0 as usize..c.label.1 as usize], "both speakers");
+        assert_eq!((c.char_start, c.byte_start), (3, 4));
+    }
+
+    #[test]
+    fn real_outputs_that_are_and_are_not_claims() {
+        // a restated range in parentheses takes the unit of the time before it
+        assert_eq!(
+            read("The first pause lasts approximately 1.8 seconds (from 0.11 to 1.91)."),
+            vec![("pause", 0.11, 1.91, false)]
+        );
+        // a subtitle cue is transcript, its words no names
+        assert!(read("1 00:00:00,000 --> 00:00:03,920 knowing this being silent one\n2 00:00:03,920 --> 00:00:06,800 full of noise").is_empty());
+        assert_eq!(kinds("00:00:03,920"), vec![(Kind::Clock, 3.92)]);
+        // a clock time inside a value is no place in time; one that opens a line is
+        assert!(read("\"pauses\": \"2\", \"paseq\": \"1:49\"").is_empty());
+        assert_eq!(read("00:03 door slam"), vec![("noise", 3.0, 3.0, true)]);
+        assert_eq!(read("- [00:03] door slam"), vec![("noise", 3.0, 3.0, true)]);
+        // a unit of another measure stops a list's unit from reaching back
+        assert!(read("Noise at 2, 40 % and 5 s.").iter().all(|c| c.1 != 40.0));
+        assert!(read("The pause at 2 s; the F0 of the noise from 120 to 180 Hz").iter().all(|c| c.1 < 10.0));
+    }
+
+    #[test]
+    fn answers_to_a_request_for_intervals_in_seconds() {
+        let p = |s, e| ("pause", s, e, false);
+        let o = |s, e| ("overlap", s, e, false);
+        assert_eq!(read("Pauses (s): 1.2–1.5, 3.4–3.9"), vec![p(1.2, 1.5), p(3.4, 3.9)]);
+        assert_eq!(read("Overlap in seconds: 2–3, 6–7."), vec![o(2.0, 3.0), o(6.0, 7.0)]);
+        assert_eq!(read("Pauses: [(0.5, 0.8), (4.2, 4.6)]"), vec![p(0.5, 0.8), p(4.2, 4.6)]);
+        assert_eq!(read("Overlapped speech: [[1.2, 3.4], [5.0, 6.1]]"), vec![o(1.2, 3.4), o(5.0, 6.1)]);
+        assert_eq!(
+            read("Pauses: at 1.2 s (0.3 s), at 3.4 s (0.5 s)."),
+            vec![("pause", 1.2, 1.2, true), ("pause", 3.4, 3.4, true)]
+        );
+        assert_eq!(
+            read("Overlapped speech: 1.2 to 3.4 seconds and 5.0 to 6.1 seconds\nPauses: 0.5-0.8 s\nNon-speech noise: none"),
+            vec![o(1.2, 3.4), o(5.0, 6.1), p(0.5, 0.8)]
+        );
+        // numbers far from the name, or a bare pair, are not read as intervals
+        assert!(read("The pause count is 3 and the scores are [[1, 2]]").is_empty());
+        assert_eq!(read("Overlap: [2.1, 5.4]"), vec![o(2.1, 5.4)]);
+        assert_eq!(read("{\"overlap\": [2.1, 5.4]}"), vec![o(2.1, 5.4)]);
+        // a list of times is a list of points
+        assert_eq!(
+            read("{\"pause_times\": [1.2, 3.4]}"),
+            vec![("pause", 1.2, 1.2, true), ("pause", 3.4, 3.4, true)]
+        );
+        assert!(read("{\"pauses\": [1.2, 3.4, 5.0]}").is_empty());
+        assert_eq!(read("{\"overlap_intervals\": [[2.1, 5.4], [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
+        assert_eq!(read("{\"type\": \"overlap\", \"intervals\": [\"2.1-5.4 s\", [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
     }
 
     #[test]

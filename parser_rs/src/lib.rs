@@ -7,6 +7,7 @@
 
 pub mod batch;
 pub mod claim;
+pub mod interval_fields;
 pub mod intervals;
 pub mod lexer;
 pub mod parser;
