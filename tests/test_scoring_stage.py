@@ -78,7 +78,24 @@ def write_inputs(tmp: Path, with_predictions: bool) -> dict[str, Path]:
     return paths
 
 
+def no_claims_in_time(tmp: Path) -> dict[str, Path]:
+    """Empty claims in time and references in time, for a test about Tables 1 and 2 alone."""
+    from acousticlaim.instruments.intervals import INTERVAL_COLUMNS, LIST_COLUMNS
+    from acousticlaim.scoring.intervals import STATED_COLUMNS
+
+    folder = tmp / "no_claims_in_time"
+    folder.mkdir(exist_ok=True)
+    paths = {"interval_claims.parquet": folder / "claims_in_time.parquet", "intervals.parquet": folder / "intervals.parquet",
+             "interval_lists.parquet": folder / "interval_lists.parquet"}
+    for name, columns in (("interval_claims.parquet", STATED_COLUMNS), ("intervals.parquet", INTERVAL_COLUMNS),
+                          ("interval_lists.parquet", LIST_COLUMNS)):
+        pd.DataFrame(columns=columns).to_parquet(paths[name])
+    return paths
+
+
 def run_stage(tmp: Path, paths: dict[str, Path]) -> None:
+    if "interval_claims.parquet" not in paths:
+        paths = {**paths, **no_claims_in_time(tmp)}
     scores_stage.main([
         "--references", str(paths["references.parquet"]), "--claims", str(paths["claims.parquet"]),
         "--generations", str(paths["generations.parquet"]), "--predictions", str(paths["predictions.parquet"]),
