@@ -1169,37 +1169,16 @@ pub fn parse_intervals_batch<S: Text>(texts: &[S], clip_s: Option<&[Option<f64>]
     all
 }
 
-/// Byte offsets → character offsets (Python `str` indices), in one pass over the text.
+/// Byte offsets → character offsets (Python `str` indices).
 fn fill_char_offsets(text: &str, claims: &mut [IntervalClaim]) {
-    if text.is_ascii() {
-        for c in claims.iter_mut() {
-            c.char_start = c.byte_start;
-            c.char_end = c.byte_end;
-        }
+    if claims.is_empty() {
         return;
     }
-    let mut marks: Vec<(u32, usize, bool)> = Vec::with_capacity(claims.len() * 2);
-    for (k, c) in claims.iter().enumerate() {
-        marks.push((c.byte_start, k, true));
-        marks.push((c.byte_end, k, false));
-    }
-    marks.sort_unstable();
-    let mut chars = 0u32;
-    let mut bytes = text.char_indices().map(|(b, _)| b).chain(std::iter::once(text.len()));
-    let mut next = bytes.next();
-    for (b, k, is_start) in marks {
-        while let Some(nb) = next {
-            if nb >= b as usize {
-                break;
-            }
-            chars += 1;
-            next = bytes.next();
-        }
-        if is_start {
-            claims[k].char_start = chars;
-        } else {
-            claims[k].char_end = chars;
-        }
+    let mut o: Vec<u32> = claims.iter().flat_map(|c| [c.byte_start, c.byte_end]).collect();
+    crate::offsets::to_char_offsets(text, &mut o);
+    for (c, w) in claims.iter_mut().zip(o.chunks_exact(2)) {
+        c.char_start = w[0];
+        c.char_end = w[1];
     }
 }
 
