@@ -543,6 +543,9 @@ impl<'t> Reader<'t> {
 
     /// The item (time or range with its cue) at token `i`.
     fn item(&self, i: usize) -> Option<Item> {
+        if let Some(it) = self.opening(i) {
+            return Some(it);
+        }
         let (first, placed, duration_cue, between) = self.cue(i);
         let (a, b, mut next) = self.time(i, between)?;
         let mut item = Item { a, b, first, next, placed, duration: duration_cue };
@@ -568,6 +571,24 @@ impl<'t> Reader<'t> {
             item.duration = true;
         }
         Some(item)
+    }
+
+    /// "(for|in|during|within) the first 2 seconds": the interval from the clip's start.
+    fn opening(&self, i: usize) -> Option<Item> {
+        let w = self.word(i.checked_sub(1)?)?;
+        if !one_of(w, &["first", "opening", "initial"]) {
+            return None;
+        }
+        let (a, b, next) = self.time(i, false)?;
+        if b.is_some() || a.clock || a.unit.is_none() || a.hyphen {
+            return None;
+        }
+        let mut first = i - 1;
+        while first > 0 && self.word(first - 1).is_some_and(|w| one_of(w, &["the", "in", "during", "within", "for", "over", "throughout"])) {
+            first -= 1;
+        }
+        let start = Atom { v: 0.0, unit: Some(1.0), clock: false, hyphen: false, foreign: false, s: self.toks[first].s, e: self.toks[first].s, next: i };
+        Some(Item { a: start, b: Some(a), first, next, placed: true, duration: false })
     }
 
     fn is_boundary(&self, i: usize) -> bool {
@@ -1319,6 +1340,13 @@ mod tests {
         assert!(read("{\"pauses\": [1.2, 3.4, 5.0]}").is_empty());
         assert_eq!(read("{\"overlap_intervals\": [[2.1, 5.4], [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
         assert_eq!(read("{\"type\": \"overlap\", \"intervals\": [\"2.1-5.4 s\", [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
+    }
+
+    #[test]
+    fn the_first_seconds_run_from_the_start() {
+        assert_eq!(read("Silence for the first 2 seconds."), vec![("pause", 0.0, 2.0, false)]);
+        assert_eq!(read("In the first 1.5 s both speakers talk."), vec![("overlap", 0.0, 1.5, false)]);
+        assert!(read("The first 2 pauses are short.").is_empty());
     }
 
     #[test]
