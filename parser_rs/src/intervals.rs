@@ -266,6 +266,11 @@ const TIME_UNITS: &[(&str, f64)] = &[
     ("minute", 60.0),
     ("minutes", 60.0),
 ];
+/// Number words, their value the index.
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+];
 /// Units of other measures: a number in one is never a time, and a unit stated later in a list
 /// does not reach it.
 const OTHER_UNITS: &[&str] = &[
@@ -427,6 +432,19 @@ impl<'t> Reader<'t> {
         }
     }
 
+    /// The value of a number, or of a number word ("three seconds", "from two to five seconds").
+    fn value_of(&self, i: usize) -> Option<f64> {
+        let t = self.toks.get(i)?;
+        match t.kind {
+            Kind::Num => t.v.is_finite().then_some(t.v),
+            Kind::Word => {
+                let w = word(self.text, t);
+                NUMBER_WORDS.iter().position(|n| n.eq_ignore_ascii_case(w)).map(|k| k as f64)
+            }
+            _ => None,
+        }
+    }
+
     fn adjacent(&self, i: usize, j: usize) -> bool {
         matches!((self.toks.get(i), self.toks.get(j)), (Some(a), Some(b)) if a.e == b.s)
     }
@@ -450,8 +468,9 @@ impl<'t> Reader<'t> {
             Kind::Clock => {
                 Some(Atom { v: sign * tok.v, unit: Some(1.0), clock: true, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 })
             }
-            Kind::Num if tok.v.is_finite() => {
-                let mut a = Atom { v: sign * tok.v, unit: None, clock: false, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 };
+            Kind::Num | Kind::Word if self.value_of(j).is_some() && (sign > 0.0 || tok.kind == Kind::Num) => {
+                let v = self.value_of(j).unwrap();
+                let mut a = Atom { v: sign * v, unit: None, clock: false, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 };
                 if let Some(f) = self.word(j + 1).and_then(unit_factor) {
                     a.unit = Some(f);
                     a.e = t[j + 1].e;
@@ -640,11 +659,16 @@ impl<'t> Reader<'t> {
                 end = start - 1;
                 continue;
             }
-            // the heading: a line that ends with ":"
-            if end == start || self.punct(end - 1) != Some(':') {
+            // the heading: a line that ends with ":", a markdown heading ("### Pauses") or a line
+            // in bold ("**Overlapping speech**")
+            let heading = end > start
+                && (self.punct(end - 1) == Some(':')
+                    || self.punct(start) == Some('#')
+                    || (self.punct(start) == Some('*') && self.punct(end - 1) == Some('*')));
+            if !heading {
                 return None;
             }
-            return self.mentions.iter().rev().find(|m| m.first >= start && m.next < end).copied();
+            return self.mentions.iter().rev().find(|m| m.first >= start && m.next <= end).copied();
         }
         None
     }
@@ -665,7 +689,8 @@ impl<'t> Reader<'t> {
     /// Whether the line starting at token `i` is a list bullet ("- ", "* ", "• ", "1. ").
     fn bullet_line(&self, i: usize) -> bool {
         match self.toks.get(i).map(|t| t.kind) {
-            Some(Kind::Punct('-')) | Some(Kind::Punct('*')) | Some(Kind::Punct('•')) | Some(Kind::Punct('+')) => true,
+            // a marker and a space ("**bold**" and "-1.2" are no bullets)
+            Some(Kind::Punct('-')) | Some(Kind::Punct('*')) | Some(Kind::Punct('•')) | Some(Kind::Punct('+')) => !self.adjacent(i, i + 1),
             Some(Kind::Num) => matches!(self.punct(i + 1), Some('.') | Some(')')),
             _ => false,
         }
@@ -807,7 +832,14 @@ impl<'t> Reader<'t> {
         let mut previous: Option<(Mention, usize)> = None;
         let mut i = 0;
         while i < n {
-            if !(self.is_time(i) || (matches!(self.punct(i), Some('-') | Some('−')) && i + 1 < n && self.is_time(i + 1) && self.adjacent(i, i + 1))) {
+            // a number word starts a time only when a time unit follows it ("three seconds") or
+            // it opens a range ("from two to five seconds")
+            let word_time = self.toks[i].kind == Kind::Word
+                && self.value_of(i).is_some()
+                && (self.word(i + 1).and_then(unit_factor).is_some()
+                    || self.word(i + 1).is_some_and(|w| one_of(w, RANGE_JOIN)) && self.value_of(i + 2).is_some()
+                    || self.punct(i + 1) == Some('-') && self.word(i + 2).and_then(unit_factor).is_some());
+            if !(word_time || self.is_time(i) || (matches!(self.punct(i), Some('-') | Some('−')) && i + 1 < n && self.is_time(i + 1) && self.adjacent(i, i + 1))) {
                 i += 1;
                 continue;
             }
@@ -1340,6 +1372,22 @@ mod tests {
         assert!(read("{\"pauses\": [1.2, 3.4, 5.0]}").is_empty());
         assert_eq!(read("{\"overlap_intervals\": [[2.1, 5.4], [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
         assert_eq!(read("{\"type\": \"overlap\", \"intervals\": [\"2.1-5.4 s\", [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
+    }
+
+    #[test]
+    fn number_words_with_a_time_unit() {
+        assert_eq!(read("A pause at three seconds."), vec![("pause", 3.0, 3.0, true)]);
+        assert_eq!(read("Both speakers talk from two to five seconds."), vec![("overlap", 2.0, 5.0, false)]);
+        assert!(read("A two-second pause.").is_empty());
+        assert!(read("At 3 s, one of the speakers pauses for two seconds.").iter().all(|c| c.1 == 3.0));
+        assert!(read("There is one pause.").is_empty());
+    }
+
+    #[test]
+    fn bullets_under_markdown_and_bold_headings() {
+        assert_eq!(read("### Pauses\n- 1.2–1.5 s\n- 3.4–3.9 s").len(), 2);
+        assert_eq!(read("**Overlapping speech**\n* 2–3 s").len(), 1);
+        assert!(read("Some text about pauses\n- 1.2–1.5 s").is_empty());
     }
 
     #[test]
