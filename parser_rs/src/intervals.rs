@@ -7,22 +7,28 @@
 //! `build.rs`). The forms read:
 //!
 //! * ranges: "from 2.1 to 5.4 s", "from 2 s to 5 s", "2.1–5.4 s", "2.1-5.4 seconds",
-//!   "between 2 and 5 seconds", "00:02–00:05", "[2.1s - 5.4s]";
-//! * points: "at 3.2 s", "around 3.2 s", "at the 3-second mark", "around the 3 s point", a clock
-//!   time "0:02.5" (a clock time places by itself);
+//!   "between 2 and 5 seconds", "00:02–00:05", "[2.1s - 5.4s]", "starts at 2 s and ends at 5 s",
+//!   "for the first 2 seconds" (from the clip's start), "from two to five seconds";
+//! * points: "at 3.2 s", "around 3.2 s", "at the 3-second mark", "around the 3 s point", "t = 3 s",
+//!   a clock time after such a word or opening a line or a bracket ("00:07 door slam", "[0:02.5]");
 //! * lists after one name ("pauses at 1.2 s, 3.4 s and 5.0 s", "overlap: 2–3 s, 6–7 s", "at 1.2,
-//!   3.4 and 5.0 s": a unit stated once at the end holds for the list);
-//! * "starts at 2 s and ends at 5 s";
+//!   3.4 and 5.0 s", "at 2.5 s and again at 6 s"): a unit stated once at the end holds for the list,
+//!   and so does one declared with the name ("Pauses (s): 1.2–1.5, 3.4–3.9", "in seconds");
+//! * the bullets of a list under a heading that names the event ("Pauses:", "### Pauses");
+//! * a range restated in parentheses after a time ("lasts 1.8 seconds (from 0.11 to 1.91)");
 //! * JSON objects with start/end fields (`{"type": "pause", "start": 3.2, "end": 3.9}`, or a list
-//!   of them under an event's key, or `"overlap": [[2.1, 5.4]]`) and markdown tables with start/end
-//!   (or time) columns (`| overlap | 2.1 | 5.4 |`), where a bare number is in seconds.
+//!   of them under an event's key, or `"overlap": [[2.1, 5.4]]`, also after a name in prose) and
+//!   markdown tables with start/end (or time) columns (`| overlap | 2.1 | 5.4 |`), where a bare
+//!   number is in seconds (`interval_fields.rs`).
 //!
-//! Not claims: durations ("a 0.5-second pause", "pauses of 0.3 s", "lasting 2–3 s", "the overlap
-//! is 2 s"), times with no event named within the window (same sentence, [`WINDOW_BACK`] words
-//! before or [`WINDOW_AHEAD`] after, never across another stated time), events named as absent ("no
-//! pauses"), a bare seconds value with no word that places it ("pause: 3.2 s" may be a duration),
-//! and numbers in other units ("from 120 to 180 Hz", "SNR 12 dB"). A reversed interval (end before
-//! start) or one outside the clip is kept as stated and flagged.
+//! Each time is bound to the nearest name before it in its sentence ([`WINDOW_BACK`] words, not
+//! past the previous list), else the first after it ([`WINDOW_AHEAD`] words, before any other
+//! time). Not claims: durations ("a 0.5-second pause", "pauses of 0.3 s", "lasting 2–3 s", "the
+//! overlap is 2 s", "2 s long"), times with no event named in the window, events named as absent
+//! ("no pauses"), a bare seconds value with no word that places it ("pause: 3.2 s" may be a
+//! duration), numbers in other units ("from 120 to 180 Hz", "SNR 12 dB"), and subtitle cues
+//! ("00:00:03,920 --> 00:00:06,800 …", transcript). A reversed interval (end before start) or one
+//! outside the clip is kept as stated and flagged.
 
 use crate::batch::{Text, CHUNK};
 use crate::interval_fields::{json_intervals, table_intervals, FieldText};
