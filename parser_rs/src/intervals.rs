@@ -103,92 +103,77 @@ struct Tok {
     v: f64,
 }
 
-fn is_digit(b: Option<&u8>) -> bool {
-    b.is_some_and(|c| c.is_ascii_digit())
-}
-
-/// Words, numbers, clock times ("00:02", "1:02:03", "0:02.5") and single punctuation marks
-/// (newlines kept: they end a line of a table or a list).
+/// The text's tokens as this reader sees them: the crate's one lexer ([`crate::lexer::lex`]) read
+/// into words, numbers, clock times ("00:02", "1:02:03", "0:02.5", a subtitle's "00:00:03,920", with
+/// their value in seconds) and single punctuation marks, newlines kept (they end a line of a table
+/// or a list; a blank line is two). Two readings differ from the quantities': a comma between
+/// digits that opens a list ("[6,7]", "1,2,3") separates two numbers, and an ordinal ("17th") is a
+/// number and a word.
 fn lex(text: &str, out: &mut Vec<Tok>) {
+    use crate::lexer::{flag, Kind as L};
+    thread_local!(static TOKENS: std::cell::RefCell<Vec<crate::lexer::Token>> = const { std::cell::RefCell::new(Vec::new()) });
     out.clear();
     let b = text.as_bytes();
-    let n = b.len();
-    let mut i = 0;
-    while i < n {
-        let c = text[i..].chars().next().unwrap();
-        let cl = c.len_utf8();
-        if c == '\n' {
-            out.push(Tok { kind: Kind::Punct('\n'), s: i as u32, e: (i + 1) as u32, v: 0.0 });
-            i += 1;
-            continue;
-        }
-        if c.is_whitespace() {
-            i += cl;
-            continue;
-        }
-        let starts_number = c.is_ascii_digit()
-            || (c == '.' && is_digit(b.get(i + 1)) && !(i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1].is_ascii_alphabetic())));
-        if starts_number {
-            let s = i;
-            while i < n && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            // a clock time: h:mm[:ss][.fff] or m:ss[.fff]
-            let two_digits = |k: usize| is_digit(b.get(k)) && is_digit(b.get(k + 1)) && !is_digit(b.get(k + 2));
-            if i > s && i < n && b[i] == b':' && two_digits(i + 1) {
-                let mut v: f64 = text[s..i].parse().unwrap_or(0.0);
-                while i < n && b[i] == b':' && two_digits(i + 1) {
-                    v = v * 60.0 + text[i + 1..i + 3].parse::<f64>().unwrap_or(0.0);
-                    i += 3;
-                }
-                if i + 1 < n && (b[i] == b'.' || b[i] == b',') && b[i + 1].is_ascii_digit() {
-                    let fs = i;
-                    i += 1;
-                    while i < n && b[i].is_ascii_digit() {
-                        i += 1;
+    TOKENS.with(|cell| {
+        let mut toks = cell.borrow_mut();
+        crate::lexer::lex(text, crate::vocab::vocab(), &mut toks);
+        for t in toks.iter() {
+            let (s, e) = (t.start as usize, t.end as usize);
+            let raw = &text[s..e];
+            match t.kind {
+                L::Word => out.push(Tok { kind: Kind::Word, s: t.start, e: t.end, v: 0.0 }),
+                L::Newline => {
+                    out.push(Tok { kind: Kind::Punct('\n'), s: t.start, e: t.start + 1, v: 0.0 });
+                    if t.has(flag::BLANK) {
+                        let second = b[s + 1..].iter().position(|&c| c == b'\n').map_or(e, |k| s + 1 + k);
+                        out.push(Tok { kind: Kind::Punct('\n'), s: second as u32, e: second as u32 + 1, v: 0.0 });
                     }
-                    // "0:02.5", and a subtitle's "00:00:03,920"
-                    v += format!("0.{}", &text[fs + 1..i]).parse::<f64>().unwrap_or(0.0);
                 }
-                out.push(Tok { kind: Kind::Clock, s: s as u32, e: i as u32, v });
-                continue;
+                L::Num => match raw.find(',') {
+                    Some(k) if !decimal_comma(b, s, s + k) => {
+                        push_number(out, text, s, s + k);
+                        out.push(Tok { kind: Kind::Punct(','), s: (s + k) as u32, e: (s + k + 1) as u32, v: 0.0 });
+                        push_number(out, text, s + k + 1, e);
+                    }
+                    _ => {
+                        let v = if t.has(flag::UNUSABLE) { f64::NAN } else { t.num };
+                        out.push(Tok { kind: Kind::Num, s: t.start, e: t.end, v });
+                    }
+                },
+                L::Time => out.push(Tok { kind: Kind::Clock, s: t.start, e: t.end, v: clock_seconds(raw) }),
+                L::Ordinal => {
+                    let d = raw.bytes().take_while(u8::is_ascii_digit).count();
+                    push_number(out, text, s, s + d);
+                    out.push(Tok { kind: Kind::Word, s: (s + d) as u32, e: t.end, v: 0.0 });
+                }
+                // marks one character each; a template slot ("[value]", "___") its characters
+                L::Punct => {
+                    for (k, c) in raw.char_indices() {
+                        if !c.is_whitespace() {
+                            let at = (s + k) as u32;
+                            out.push(Tok { kind: Kind::Punct(c), s: at, e: at + c.len_utf8() as u32, v: 0.0 });
+                        }
+                    }
+                }
             }
-            let mut comma = false;
-            if i + 1 < n && b[i] == b'.' && b[i + 1].is_ascii_digit() {
-                i += 1;
-                while i < n && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-            } else if i + 1 < n && b[i] == b',' && b[i + 1].is_ascii_digit() && decimal_comma(b, s, i) {
-                comma = true;
-                i += 1;
-                while i < n && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-            }
-            let raw = &text[s..i];
-            let v = if comma { raw.replace(',', ".").parse().unwrap_or(f64::NAN) } else { raw.parse().unwrap_or(f64::NAN) };
-            out.push(Tok { kind: Kind::Num, s: s as u32, e: i as u32, v });
-            continue;
         }
-        if c.is_alphabetic() {
-            let s = i;
-            while i < n {
-                let d = text[i..].chars().next().unwrap();
-                if d.is_alphabetic() {
-                    i += d.len_utf8();
-                } else if d == '\'' && text[i + 1..].chars().next().is_some_and(|x| x.is_alphabetic()) {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-            out.push(Tok { kind: Kind::Word, s: s as u32, e: i as u32, v: 0.0 });
-            continue;
-        }
-        out.push(Tok { kind: Kind::Punct(c), s: i as u32, e: (i + cl) as u32, v: 0.0 });
-        i += cl;
+    });
+}
+
+/// A number of plain digits (and at most one '.') between `s` and `e`.
+fn push_number(out: &mut Vec<Tok>, text: &str, s: usize, e: usize) {
+    let v = text[s..e].parse().unwrap_or(f64::NAN);
+    out.push(Tok { kind: Kind::Num, s: s as u32, e: e as u32, v });
+}
+
+/// The seconds of a clock time as the lexer reads one: "h:mm:ss" or "m:ss", with a fraction after
+/// '.' or ',' ("0:02.5", "00:00:03,920").
+fn clock_seconds(raw: &str) -> f64 {
+    let mut v = 0.0;
+    for part in raw.split(':') {
+        v = v * 60.0 + part.replace(',', ".").parse::<f64>().unwrap_or(f64::NAN);
     }
+    v
 }
 
 /// "2,5 s" is 2.5, but "[6,7]" and "1,2,3" are lists: a comma is a decimal mark only after a
@@ -217,19 +202,8 @@ struct EventVocab {
 /// An event name as the words a text must contain: lower-cased, hyphens and underscores read as
 /// spaces ("cross-talk" → "cross talk").
 pub fn event_phrase(alias: &str) -> String {
-    let mut toks = Vec::new();
-    lex(alias, &mut toks);
-    let mut words = Vec::new();
-    for t in &toks {
-        let raw = &alias[t.s as usize..t.e as usize];
-        match t.kind {
-            Kind::Word => words.push(raw.to_lowercase()),
-            Kind::Punct('-') | Kind::Punct('_') => {}
-            _ => panic!("registry event name {alias:?} holds {raw:?}, which a name cannot be matched across"),
-        }
-    }
-    assert!(!words.is_empty(), "registry event name {alias:?} has no word");
-    words.join(" ")
+    // the quantities' aliases are split into words the same way
+    crate::vocab::alias_phrase(alias)
 }
 
 fn event_vocab() -> &'static EventVocab {
