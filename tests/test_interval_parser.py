@@ -247,16 +247,15 @@ def test_batch_is_one_row_per_claim_with_the_text_index():
         parse_intervals_batch("Overlap from 2 to 5 s.")
 
 
-@pytest.mark.xfail(strict=True, reason="the quantity parser (parser_rs/src/parser.rs) still reads some interval "
-                   "forms as quantity values: a timestamp list whose unit is stated once at its end, and the rows "
-                   "of a start/end table (SPEC §1: timestamps are not claims)")
-def test_known_gap_the_quantity_parser_reads_interval_lists_and_tables():
+def test_the_quantity_parser_reads_no_interval_list_or_time_table():
+    """SPEC §1: timestamps are no claims of the 13 quantities, also a list whose unit is stated once at
+    its end and the cells of a table's Start/End columns; the interval reader reads them instead."""
     from acousticlaim.claims.parser import parse
 
     for text in [
-        "Pauses at 1.2, 3.4 and 5.0 s.",  # read as pause_count 1.2
-        "| Event | Start (s) | End (s) |\n|---|---|---|\n| Pause | 6.0 | 6.4 |",  # read as pause_count 6.0
-        "| Type | Start | End |\n|---|---|---|\n| overlap | 2.1 | 5.4 |",  # read as overlap_ratio 0.021
+        "Pauses at 1.2, 3.4 and 5.0 s.",  # was read as pause_count 1.2
+        "| Event | Start (s) | End (s) |\n|---|---|---|\n| Pause | 6.0 | 6.4 |",  # was read as pause_count 6.0
+        "| Type | Start | End |\n|---|---|---|\n| overlap | 2.1 | 5.4 |",  # was read as overlap_ratio 0.021
     ]:
         assert parse_intervals(text)
         assert parse(text) == [], text

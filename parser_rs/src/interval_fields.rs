@@ -47,6 +47,20 @@ fn key_words(key: &str) -> Vec<String> {
     words
 }
 
+/// Does a table's column header name a place in time ("Start (s)", "End", "Onset", "Timestamp",
+/// "Time")? Its cells are times, never a quantity's value (SPEC §1), so the quantity parser skips
+/// them. Narrower than the interval reader's roles: a "Range" or "Interval" column of a table of
+/// quantities holds values.
+pub fn names_time_column(header: &str) -> bool {
+    let w = key_words(header);
+    let has = |xs: &[&str]| w.iter().any(|x| xs.contains(&x.as_str()));
+    match role_of(header).0 {
+        Role::Start | Role::End => !has(&["from", "to", "until"]) || has(&["start", "end", "onset", "offset", "begin", "stop"]),
+        Role::Time | Role::Times => has(&["time", "times", "timestamp", "timestamps"]),
+        _ => false,
+    }
+}
+
 /// The role of a field and the seconds per unit of its bare numbers.
 fn role_of(key: &str) -> (Role, f64) {
     let w = key_words(key);

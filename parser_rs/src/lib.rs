@@ -56,7 +56,7 @@ pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mu
     let seen = lexer::lex(text, v, &mut scratch.toks);
     scratch.found.clear();
     // a table needs a pipe, and most texts have none
-    let t = if seen.pipe { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
+    let t = if seen.pipe { tables::horizontal_tables(text, &scratch.toks, v) } else { Default::default() };
     let skip = t.skip_ranges();
     {
         let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found, &mut scratch.queue);
