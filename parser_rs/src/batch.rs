@@ -174,15 +174,7 @@ pub fn parse_batch_parts<S: Text>(texts: &[S], truncated: Option<&[bool]>, threa
     if threads == 1 || texts.len() <= CHUNK {
         return texts.chunks(CHUNK).enumerate().map(chunk).collect();
     }
-    let work = || -> Vec<Columns> { texts.par_chunks(CHUNK).enumerate().map(chunk).collect() };
-    if threads == 0 {
-        work()
-    } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(work),
-            Err(_) => work(),
-        }
-    }
+    crate::pool::install(threads, || texts.par_chunks(CHUNK).enumerate().map(chunk).collect())
 }
 
 /// Parse `texts` into one set of columns (see [`parse_batch_parts`]).

@@ -10,6 +10,7 @@ pub mod claim;
 pub mod interval_fields;
 pub mod intervals;
 pub mod lexer;
+pub mod offsets;
 pub mod parser;
 pub mod pool;
 pub mod tables;
@@ -55,7 +56,7 @@ pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mu
     let seen = lexer::lex(text, v, &mut scratch.toks);
     scratch.found.clear();
     // a table needs a pipe, and most texts have none
-    let t = if seen.pipe { tables::horizontal_tables(&scratch.toks, v) } else { Default::default() };
+    let t = if seen.pipe { tables::horizontal_tables(text, &scratch.toks, v) } else { Default::default() };
     let skip = t.skip_ranges();
     {
         let mut m = parser::Machine::new(text, &scratch.toks, v, &mut scratch.found, &mut scratch.queue);
@@ -79,36 +80,17 @@ pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mu
 /// Byte offsets → character offsets (Python `str` indices), in one pass over the text.
 fn fill_char_offsets(text: &str, claims: &mut [Claim]) {
     if text.is_ascii() {
+        // most texts: no allocation
         for c in claims.iter_mut() {
             c.char_start = c.byte_start;
             c.char_end = c.byte_end;
         }
         return;
     }
-    let mut marks: Vec<(u32, usize, bool)> = Vec::with_capacity(claims.len() * 2);
-    for (k, c) in claims.iter().enumerate() {
-        marks.push((c.byte_start, k, true));
-        marks.push((c.byte_end, k, false));
-    }
-    marks.sort_unstable();
-    let mut chars = 0u32;
-    let mut mi = 0usize;
-    for (bi, _) in text.char_indices() {
-        while mi < marks.len() && marks[mi].0 as usize <= bi {
-            set(claims, marks[mi], chars);
-            mi += 1;
-        }
-        chars += 1;
-    }
-    while mi < marks.len() {
-        set(claims, marks[mi], chars);
-        mi += 1;
-    }
-    fn set(claims: &mut [Claim], m: (u32, usize, bool), chars: u32) {
-        if m.2 {
-            claims[m.1].char_start = chars;
-        } else {
-            claims[m.1].char_end = chars;
-        }
+    let mut o: Vec<u32> = claims.iter().flat_map(|c| [c.byte_start, c.byte_end]).collect();
+    offsets::to_char_offsets(text, &mut o);
+    for (c, pair) in claims.iter_mut().zip(o.chunks_exact(2)) {
+        c.char_start = pair[0];
+        c.char_end = pair[1];
     }
 }

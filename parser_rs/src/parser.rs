@@ -1257,8 +1257,42 @@ impl<'a> Machine<'a> {
                     return Err(x.end);
                 }
             }
+        } else if self.prev_sig(head).wrapping_add(1) == self.timeprep_end {
+            // "pauses at 1.2, 3.4 and 5.0 s": a list of times whose unit is stated once, at its end
+            if let Some(end) = self.time_list_end(x.end) {
+                return Err(end);
+            }
         }
         Ok(x)
+    }
+
+    /// After the first bare number of a list ("at 1.2, 3.4 and 5.0 s"): when the list's items are
+    /// bare numbers separated by commas, "and" or "or" and the last one carries a time unit, the
+    /// token after the list.
+    fn time_list_end(&self, mut k: usize) -> Option<usize> {
+        let n = self.toks.len();
+        for _ in 0..32 {
+            let mut separated = false;
+            while k < n {
+                let t = &self.toks[k];
+                let joins = t.is_punct(p::COMMA)
+                    || (t.kind == Kind::Word && self.word_entry(t).map_or(false, |e| e.has(role::AND) || e.has(role::OR)));
+                if !joins {
+                    break;
+                }
+                separated = true;
+                k += 1;
+            }
+            if !separated || k >= n || self.toks[k].kind != Kind::Num {
+                return None;
+            }
+            let (_, e, _) = self.read_scalar(k)?;
+            match self.read_unit(e) {
+                (Some((u, _, _)), end) => return u.is_time().then_some(end),
+                (None, _) => k = e,
+            }
+        }
+        None
     }
 
     fn skip_number(&self, i: usize) -> usize {

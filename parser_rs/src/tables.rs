@@ -12,7 +12,8 @@ use crate::parser::phrase_at;
 use crate::vocab::{LabelAtom, Vocab};
 
 /// What the table pass found: token ranges of horizontal tables (to skip in the main pass, as a
-/// paragraph break), the cell sequences to read instead, and the example's cells (skipped quietly).
+/// paragraph break), the cell sequences to read instead, and the cells that hold no value of this
+/// recording (the worked example's, and times under a "Start"/"End"/"Time" header), skipped quietly.
 #[derive(Default)]
 pub struct Tables {
     pub skip: Vec<(usize, usize)>,
@@ -51,8 +52,8 @@ fn is_recording_cell(toks: &[Token], v: &Vocab, c: (usize, usize)) -> bool {
     !is_example_cell(toks, v, c) && toks[c.0..c.1].iter().any(|t| t.kind == Kind::Word && ids.contains(&t.id))
 }
 
-/// Find the tables of `toks`: see [`Tables`].
-pub fn horizontal_tables(toks: &[Token], v: &Vocab) -> Tables {
+/// Find the tables of `toks` (of `text`): see [`Tables`].
+pub fn horizontal_tables(text: &str, toks: &[Token], v: &Vocab) -> Tables {
     let mut out = Tables::default();
     if !toks.iter().any(|t| t.is_punct(p::PIPE)) {
         return out;
@@ -81,6 +82,14 @@ pub fn horizontal_tables(toks: &[Token], v: &Vocab) -> Tables {
         // rows li..lj; needs header, separator, data
         if lj - li >= 3 && is_separator(toks, lines[li + 1]) {
             let header = cells(toks, lines[li]);
+            // columns of times ("| Event | Start (s) | End (s) |"): their cells are no values
+            let time_cols: Vec<usize> = (0..header.len()).filter(|&k| is_time_cell(text, toks, header[k])).collect();
+            if !time_cols.is_empty() {
+                for l in &lines[li + 2..lj] {
+                    let row = cells(toks, *l);
+                    out.example_cells.extend(time_cols.iter().filter_map(|&k| row.get(k).copied()));
+                }
+            }
             // the worked example's column beside this recording's
             let ex_col = header.iter().position(|c| is_example_cell(toks, v, *c));
             let rec_col = header.iter().position(|c| is_recording_cell(toks, v, *c));
@@ -127,6 +136,11 @@ pub fn horizontal_tables(toks: &[Token], v: &Vocab) -> Tables {
     }
     out.example_cells.sort_unstable();
     out
+}
+
+/// Does the header cell name a place in time (see [`crate::interval_fields::names_time_column`])?
+fn is_time_cell(text: &str, toks: &[Token], c: (usize, usize)) -> bool {
+    c.1 > c.0 && crate::interval_fields::names_time_column(&text[toks[c.0].start as usize..toks[c.1 - 1].end as usize])
 }
 
 fn is_separator(toks: &[Token], l: (usize, usize)) -> bool {

@@ -273,3 +273,16 @@ fn unknown_labels_are_not_read() {
     assert_eq!(kv("The HRV is 10 dB. The HHR is 8 dB."), vec![]);
     assert_eq!(kv(r#"{"PA_count": "2", "SRS_rate": "4.0", "Mf Mean": "140", "fmean": "141", "HRN_ratio": "9"}"#), vec![]);
 }
+
+#[test]
+fn times_listed_or_tabled_are_not_values() {
+    // SPEC §1: a timestamp is no claim, also when the list's unit is stated once at its end
+    assert_eq!(kv("Pauses at 1.2, 3.4 and 5.0 s."), vec![]);
+    assert_eq!(kv("There are 3 pauses, at 1.2, 3.4 and 5.0 s."), vec![("pause_count", 3.0)]);
+    assert_eq!(kv("Pauses at 1.2 and 3.4 s; the SNR is 12 dB."), vec![("snr", 12.0)]);
+    // cells under a Start / End / Time header are times
+    assert_eq!(kv("| Event | Start (s) | End (s) |\n|---|---|---|\n| Pause | 6.0 | 6.4 |"), vec![]);
+    assert_eq!(kv("| Type | Onset | Offset |\n|---|---|---|\n| overlap | 2.1 | 5.4 |"), vec![]);
+    // a range column of a table of quantities still holds values
+    assert_eq!(kv("| Quantity | Range |\n|---|---|\n| SNR | 10-14 dB |"), vec![("snr", 12.0)]);
+}
