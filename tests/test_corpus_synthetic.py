@@ -9,6 +9,7 @@ from parselmouth.praat import call
 from scipy.signal import find_peaks
 from scipy.stats import spearmanr
 
+from acousticlaim.corpus.build import room_bank
 from acousticlaim.corpus.rooms import RoomSpec, simulate_room
 from acousticlaim.corpus.synthetic import (TalkerParams, TalkerRanges, draw_talker, draw_talkers, draw_utterance_duration,
                                            synthesize_talker)
@@ -129,3 +130,10 @@ def test_simulated_talkers_sit_at_the_asked_distance_from_the_microphone(tmp_pat
     rows = simulate_room(RoomSpec("r", 1, 0.2, (0.3, 0.5)), tmp_path)
     for row in rows:
         assert 0.3 <= row["mic_distance_m"] <= np.hypot(0.5, 0.2) + 1e-9
+
+
+def test_the_room_bank_places_talkers_at_corpus_mic_distance_m(tmp_path):
+    cfg = {"rir_dir": None, "n_rooms": 2, "rt60_s": [0.15, 0.2], "seed": 3, "mic_distance_m": [1.5, 1.7]}
+    rows = room_bank(cfg, tmp_path, {"kind": "local", "workers": 1})
+    assert len(rows) == 4
+    assert all(1.5 <= row["mic_distance_m"] <= np.hypot(1.7, 0.2) + 1e-9 for row in rows)

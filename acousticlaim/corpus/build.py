@@ -363,7 +363,7 @@ def _simulate_room_job(job: dict) -> list[dict]:
 def room_bank(cfg: dict, out: Path, executor: dict | None) -> list[dict]:
     if cfg.get("rir_dir"):
         return recorded_rirs(cfg["rir_dir"])
-    specs = room_specs(int(cfg["n_rooms"]), tuple(cfg["rt60_s"]), int(cfg["seed"]))
+    specs = room_specs(int(cfg["n_rooms"]), tuple(cfg["rt60_s"]), int(cfg["seed"]), cfg.get("mic_distance_m"))
     rir_dir = str(out.absolute() / "rirs")  # absolute: a worker's working directory is not the caller's
     nested = map_clips(_simulate_room_job, [{"spec": s, "rir_dir": rir_dir} for s in specs], executor=executor,
                        label="rooms")

@@ -9,8 +9,9 @@ The model, per utterance:
 * **Timeline.** Leading silence, then phrases separated by silent pauses of 0.35–0.9 s (longer than
   the 0.3-s minimum pause of de Jong & Wempe), then trailing silence. The number of pauses is the
   talker's ``pauses_per_min`` over the utterance's length, rounded at random. Each phrase is a run of
-  syllables at the talker's *articulation rate*; a syllable is an unvoiced onset (steady fricative noise at
-  ``ONSET_LEVEL`` of the vowel's RMS), a voiced vowel nucleus, and a
+  syllables at the talker's *articulation rate*; a syllable is an unvoiced onset, a voiceless stop (a
+  silent closure for its first ``ONSET_CLOSURE``, then the release: noise at ``ONSET_LEVEL`` of the vowel's
+  RMS, mostly aspiration through the following vowel's formants), a voiced vowel nucleus, and a
   short ring-out of the vowel's formants tapered to silence, so the intensity dips well over 2 dB
   between nuclei.
 * **Source.** A glottal pulse train at fractional sample positions (windowed-sinc impulses) whose
@@ -79,13 +80,60 @@ panel; ``benchmarks/corpus_vs_release.py`` prints the corpus's figures beside th
   The direct-to-reverberant ratio matters as much as RT60, hence ``corpus.mic_distance_m`` for
   simulated rooms (:mod:`acousticlaim.corpus.rooms`). Per-RT60-band ρ on the reverberant twins is in the
   README's table (``benchmarks/corpus_vs_release.py``).
-* **Onsets, HNR and SRMR.** Praat's Harmonicity averages every frame above its silence threshold (0.1
-  of the peak), so unvoiced onsets loud enough to pass it pull HNR down by a share that depends on the
-  syllable rate: on a 32-talker panel, steady onsets at 0.2 of the vowel's RMS left ρ(HNR, breathiness)
-  at −0.87 / −0.90 (two panels), at 0.1 −0.93 / −0.94. Louder onsets would lower the twins' SRMR towards
-  the released median (0.02 → 0.3 of the vowel: −18 % on 8 talkers), but SRMR here follows the talker's
-  F0 most of all (ρ +0.87 over 48 twins: a low voice's harmonics beat inside the top modulation bands),
-  and HNR is the reading the corpus exists to check, so the onsets stay quiet.
+* **Onsets and HNR.** Praat's Harmonicity averages every frame above its silence threshold (0.1
+  of the peak), so unvoiced onsets that pass it only for some voices pull HNR down by a share that
+  differs between talkers: on a 32-talker panel, steady onsets at 0.2 of the vowel's RMS left
+  ρ(HNR, breathiness) at −0.87 / −0.90 (two panels), at 0.1 −0.93 / −0.94. Onsets loud enough to pass
+  it for every voice are a fixed share of every syllable, whatever the rate or the voice, and lower HNR
+  by about the same for all: steady onsets at 0.5 left the dry ρ at −0.926, as at 0.1 (100 twins).
+
+Why SRMR read high, and the stop releases
+-----------------------------------------
+
+SRMR (:mod:`acousticlaim.instruments.srmr`) is the modulation energy at 4–18 Hz over that at 28–128 Hz,
+summed over 23 gammatone channels. Figures on the default corpus's 200 test twins
+(``benchmarks/corpus_vs_release.py``; Q1 / median / Q3) unless said.
+
+* **Before** (onsets of steady pre-emphasised noise at 0.1 of the vowel's RMS): SRMR 2.94 / 5.97 / 7.17
+  against the released twins' 2.80 / 3.87 / 5.39, and it followed the talker's F0 (ρ +0.88; released
+  +0.23), not the room (ρ −0.09 against RT60): twins under 165 Hz read a median 2.72 and those above
+  7.14, where the released twins under and over 160 Hz read 3.40 and 4.25.
+* **Why.** About 95 % of the synthetic voice's modulation energy lies in the channels under 1.6 kHz
+  (18–57 % of it lies above in five LibriVox readings and CMU ARCTIC's a0007). In those channels each
+  syllable was a clean on/off envelope at the syllable rate, and little reached the upper modulation bands but a
+  low voice's F0: fast mode's 16-ms spectrogram window still passes pitch modulation up to about 170 Hz
+  (one talker at 170 Hz read 4.88, at 210 Hz 7.10, 250 Hz 7.68), and abrupt vowel edges (softer edges
+  raise SRMR: a 30 % amplitude arch 9.56 against 8 %'s 7.10; formant transitions over 50 ms into and out
+  of each vowel, F1 from 0.6 of its target, put the median of 100 twins at 8.4).
+* **Not the rooms.** The released twins are reverberated with recorded room responses, and a strong room
+  does lower SRMR (RT60 0.49 s at 1.5–2 m: a 210-Hz synthetic talker 6.6 → 3.9, a studio female voice,
+  CMU ARCTIC a0009, 21.1 → 6.1). But the default rooms barely move it (talkers 1–2.5 m away: median
+  6.11 over 100 twins), and rooms reverberant enough to (Sabine RT60 0.3–0.9 s at 0.15–0.4 m: 4.47)
+  smear shimmer (11.8 %, +22 % on the released median; ρ against its parameter +0.11) and HNR (9.1 dB,
+  −18 %), undoing what the corpus is for. The rooms stay as they are.
+* **The voice.** A real syllable's consonant is not a steady hiss: a voiceless stop is a silent closure,
+  then a release burst of a few milliseconds. The steps into and out of the burst put energy into the
+  fast modulation bands of every channel, where steady noise only lifts the floor of the slow ones.
+  Louder steady noise (0.5 of the vowel's RMS, 100 twins) brought SRMR only to 4.93, filled the intensity
+  dips between nuclei, so the syllable count read 3.58 syllables/s (−31 %), and lowered HNR to 7.3 dB
+  (−34 %). A release aspirated through the following vowel's formants lowered SRMR too, but Silero VAD
+  (the overlap windows, :mod:`acousticlaim.instruments.overlap`) then missed up to 93 % of a slow
+  talker's speech (4 syllables/s), so the burst is frication alone.
+* **The fix: stops.** Each onset is now a silent closure for its first ``ONSET_CLOSURE`` = 75 %, then the
+  release burst, pre-emphasised noise at ``ONSET_LEVEL`` = 0.4 of the vowel's RMS. Twins: SRMR 2.45 /
+  3.92 / 4.57 (+1 %, interquartile ranges overlapping 0.68 of the wider), talkers over 165 Hz 4.42
+  (released twins reading over 160 Hz: 4.25); speaking rate 5.32 (+3 %); HNR 10.4 dB (−6 %); jitter
+  1.98 % (−8 %), shimmer 8.78 % (−9 %); all ten scored quantities hold (the README's table). Dry ρ on
+  the test panel of ``tests/test_synthetic_talkers.py``: jitter 0.982, shimmer 0.980, HNR −0.939 (before
+  0.978, 0.982, −0.940); on the default corpus's 20 test talkers 0.965, 0.977, −0.937 (before 0.965, 0.985,
+  −0.940). On the twins ρ against the parameter: jitter +0.72, shimmer +0.38, HNR +0.75 (before +0.63,
+  +0.32, +0.71). Silero VAD finds at least 93 % of every talker's speech (12 talkers, at 4 and at 6.5
+  syllables/s).
+* **What is left.** SRMR still follows F0 more than the released twins' does (ρ +0.85): the low voices
+  (under 165 Hz) read a median 2.38 against the released 3.40, since an impulse source with running-speech
+  bandwidths lets each cycle's envelope fall back before the next, a deeper pitch modulation than a real
+  voice's (formant bandwidths ×1.5 instead of ×2 took it only from 2.28 to 2.5 with aspirated releases);
+  and SRMR does not follow the room (ρ −0.11 against RT60), because the rooms are mild.
 """
 
 from __future__ import annotations
@@ -116,7 +164,10 @@ PULSE_HALF_TAPS = 24  # the fractional-delay impulse spans ±24 samples (±1.5 m
 GLOTTAL_TILT_POLES = (0.9,)  # spectral tilt of the pulses, one-pole sections (lip radiation folded in)
 NUCLEUS_ARCH = 0.08  # the vowel's amplitude arch on the pulses: 1 - ARCH at its edges, 1 at its centre
 ASPIRATION_HIGHPASS_HZ = 2000.0  # aspiration noise lies above this (4th-order Butterworth)
-ONSET_LEVEL = 0.1  # the unvoiced onsets' noise (s.d.) relative to the voiced RMS
+# Each syllable's unvoiced onset is a voiceless stop: a closure (silence) for its first ONSET_CLOSURE, then the
+# release burst, pre-emphasised noise (s.d.) at ONSET_LEVEL of the voiced RMS. See the docstring on SRMR.
+ONSET_CLOSURE = 0.75
+ONSET_LEVEL = 0.4
 
 
 @dataclass(frozen=True)
@@ -461,10 +512,11 @@ def synthesize_talker(p: TalkerParams, duration_s: float, seed: int) -> Utteranc
             env[-fade:] *= ramp[::-1]
         aspiration[a:b] += seg / (np.sqrt(np.mean(seg**2)) + 1e-12) * env
         nuclei.append((ns, ne))
-        # unvoiced onset: fricative-like noise at a steady level up to the vowel (2-ms edges), quieter than
-        # the vowel so it is never an intensity peak of its own
+        # unvoiced onset: a stop's closure (silence), then its release up to the vowel (2-ms edges); the
+        # closure keeps the intensity dip between nuclei that the syllable count needs
         oa, ob = int(os_ * SR), a
         if ob > oa:
+            oa += int(ONSET_CLOSURE * (ob - oa))
             edge = np.minimum(1.0, np.minimum(np.arange(ob - oa) + 1, np.arange(ob - oa)[::-1] + 1) / (0.002 * SR))
             burst = rng.standard_normal(ob - oa) * edge
             onsets[oa:ob] += lfilter([1, -0.95], [1], burst)
