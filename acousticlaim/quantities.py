@@ -378,7 +378,7 @@ _SCENE_SOURCE_NAMES: tuple[str, ...] = (
     "ticking", "tick", "ticks", "cough", "coughs", "coughing", "keyboard typing", "keyboard", "typing",
     "drinking", "sipping", "gulp", "gulps", "slurp", "children playing", "children", "kids", "birds", "bird",
     "birdsong", "chirping", "chirps", "stream", "water", "flowing water", "footsteps", "footsteps on grass",
-    "footstep", "steps",
+    "footstep",
 )
 _EVENTS: tuple[EventType, ...] = (
     EventType(
@@ -387,7 +387,7 @@ _EVENTS: tuple[EventType, ...] = (
         (
             "overlap", "overlaps", "overlapping", "overlapped", "overlapping speech", "overlapped speech",
             "speech overlap", "talker overlap", "speaker overlap", "both speakers", "both talkers", "both voices",
-            "two speakers", "two talkers", "two voices", "talk over", "talks over", "talking over", "talked over",
+            "talk over", "talks over", "talking over", "talked over",
             "speak over", "speaks over", "speaking over", "crosstalk", "cross-talk", "cross talk",
             "simultaneous speech", "simultaneous talking", "speak simultaneously", "speaking simultaneously",
             "talk simultaneously", "talking simultaneously", "double talk", "interruption", "interruptions",

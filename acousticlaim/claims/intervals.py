@@ -44,7 +44,8 @@ class IntervalClaim:
 
 
 def _clip(clip_s, where: str) -> float | None:
-    if clip_s is None or (isinstance(clip_s, float) and clip_s != clip_s):
+    """A clip length in seconds; None, NaN and pandas' NA are an unknown length."""
+    if clip_s is None or clip_s is pd.NA or (isinstance(clip_s, float) and clip_s != clip_s):
         return None
     try:
         value = float(clip_s)

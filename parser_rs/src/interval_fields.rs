@@ -135,83 +135,55 @@ impl<'t> JsonReader<'t> {
         }
     }
 
+    /// The members of an object or a list opened at `self.i`, up to `close`: each read by `member`
+    /// (commas between them, a trailing one allowed).
+    fn members(&mut self, close: u8, mut member: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.i += 1;
+        self.depth += 1;
+        loop {
+            self.ws();
+            match *self.b.get(self.i)? {
+                c if c == close => {
+                    self.i += 1;
+                    break;
+                }
+                b',' => self.i += 1,
+                _ => member(self)?,
+            }
+        }
+        self.depth -= 1;
+        Some(())
+    }
+
     /// A value and its span.
     fn value(&mut self) -> Option<(J, Span)> {
         self.ws();
         let s = self.i;
         let c = *self.b.get(self.i)?;
         let j = match c {
-            b'{' | b'[' if self.depth > 64 => return None,
+            b'{' | b'[' | b'(' if self.depth > 64 => return None,
             b'{' => {
-                self.i += 1;
-                self.depth += 1;
                 let mut fields = Vec::new();
-                loop {
-                    self.ws();
-                    match self.b.get(self.i)? {
-                        b'}' => {
-                            self.i += 1;
-                            break;
-                        }
-                        b',' => {
-                            self.i += 1;
-                            continue;
-                        }
-                        _ => {}
-                    }
-                    let k = self.key()?;
-                    self.ws();
-                    if self.b.get(self.i)? != &b':' {
+                self.members(b'}', |r| {
+                    let k = r.key()?;
+                    r.ws();
+                    if r.b.get(r.i)? != &b':' {
                         return None;
                     }
-                    self.i += 1;
-                    let (v, vs) = self.value()?;
+                    r.i += 1;
+                    let (v, vs) = r.value()?;
                     fields.push((k, v, vs));
-                }
-                self.depth -= 1;
+                    Some(())
+                })?;
                 J::Obj(fields)
             }
-            b'[' => {
-                self.i += 1;
-                self.depth += 1;
+            // and a Python tuple inside a list: [(0.5, 0.8), (4.2, 4.6)]
+            b'[' | b'(' if c == b'[' || self.depth > 0 => {
                 let mut items = Vec::new();
-                loop {
-                    self.ws();
-                    match self.b.get(self.i)? {
-                        b']' => {
-                            self.i += 1;
-                            break;
-                        }
-                        b',' => {
-                            self.i += 1;
-                            continue;
-                        }
-                        _ => {}
-                    }
-                    items.push(self.value()?);
-                }
-                self.depth -= 1;
-                J::Arr(items)
-            }
-            // a Python tuple inside a list: [(0.5, 0.8), (4.2, 4.6)]
-            b'(' if self.depth > 0 => {
-                self.i += 1;
-                let mut items = Vec::new();
-                loop {
-                    self.ws();
-                    match self.b.get(self.i)? {
-                        b')' => {
-                            self.i += 1;
-                            break;
-                        }
-                        b',' => {
-                            self.i += 1;
-                            continue;
-                        }
-                        _ => {}
-                    }
-                    items.push(self.value()?);
-                }
+                self.members(if c == b'[' { b']' } else { b')' }, |r| {
+                    items.push(r.value()?);
+                    Some(())
+                })?;
                 J::Arr(items)
             }
             b'"' | b'\'' => J::Str(self.string()?),

@@ -7,22 +7,28 @@
 //! `build.rs`). The forms read:
 //!
 //! * ranges: "from 2.1 to 5.4 s", "from 2 s to 5 s", "2.1–5.4 s", "2.1-5.4 seconds",
-//!   "between 2 and 5 seconds", "00:02–00:05", "[2.1s - 5.4s]";
-//! * points: "at 3.2 s", "around 3.2 s", "at the 3-second mark", "around the 3 s point", a clock
-//!   time "0:02.5" (a clock time places by itself);
+//!   "between 2 and 5 seconds", "00:02–00:05", "[2.1s - 5.4s]", "starts at 2 s and ends at 5 s",
+//!   "for the first 2 seconds" (from the clip's start), "from two to five seconds";
+//! * points: "at 3.2 s", "around 3.2 s", "at the 3-second mark", "around the 3 s point", "t = 3 s",
+//!   a clock time after such a word or opening a line or a bracket ("00:07 door slam", "[0:02.5]");
 //! * lists after one name ("pauses at 1.2 s, 3.4 s and 5.0 s", "overlap: 2–3 s, 6–7 s", "at 1.2,
-//!   3.4 and 5.0 s": a unit stated once at the end holds for the list);
-//! * "starts at 2 s and ends at 5 s";
+//!   3.4 and 5.0 s", "at 2.5 s and again at 6 s"): a unit stated once at the end holds for the list,
+//!   and so does one declared with the name ("Pauses (s): 1.2–1.5, 3.4–3.9", "in seconds");
+//! * the bullets of a list under a heading that names the event ("Pauses:", "### Pauses");
+//! * a range restated in parentheses after a time ("lasts 1.8 seconds (from 0.11 to 1.91)");
 //! * JSON objects with start/end fields (`{"type": "pause", "start": 3.2, "end": 3.9}`, or a list
-//!   of them under an event's key, or `"overlap": [[2.1, 5.4]]`) and markdown tables with start/end
-//!   (or time) columns (`| overlap | 2.1 | 5.4 |`), where a bare number is in seconds.
+//!   of them under an event's key, or `"overlap": [[2.1, 5.4]]`, also after a name in prose) and
+//!   markdown tables with start/end (or time) columns (`| overlap | 2.1 | 5.4 |`), where a bare
+//!   number is in seconds (`interval_fields.rs`).
 //!
-//! Not claims: durations ("a 0.5-second pause", "pauses of 0.3 s", "lasting 2–3 s", "the overlap
-//! is 2 s"), times with no event named within the window (same sentence, [`WINDOW_BACK`] words
-//! before or [`WINDOW_AHEAD`] after, never across another stated time), events named as absent ("no
-//! pauses"), a bare seconds value with no word that places it ("pause: 3.2 s" may be a duration),
-//! and numbers in other units ("from 120 to 180 Hz", "SNR 12 dB"). A reversed interval (end before
-//! start) or one outside the clip is kept as stated and flagged.
+//! Each time is bound to the nearest name before it in its sentence ([`WINDOW_BACK`] words, not
+//! past the previous list), else the first after it ([`WINDOW_AHEAD`] words, before any other
+//! time). Not claims: durations ("a 0.5-second pause", "pauses of 0.3 s", "lasting 2–3 s", "the
+//! overlap is 2 s", "2 s long"), times with no event named in the window, events named as absent
+//! ("no pauses"), a bare seconds value with no word that places it ("pause: 3.2 s" may be a
+//! duration), numbers in other units ("from 120 to 180 Hz", "SNR 12 dB"), and subtitle cues
+//! ("00:00:03,920 --> 00:00:06,800 …", transcript). A reversed interval (end before start) or one
+//! outside the clip is kept as stated and flagged.
 
 use crate::batch::{Text, CHUNK};
 use crate::interval_fields::{json_intervals, table_intervals, FieldText};
@@ -266,6 +272,11 @@ const TIME_UNITS: &[(&str, f64)] = &[
     ("minute", 60.0),
     ("minutes", 60.0),
 ];
+/// Number words, their value the index.
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+];
 /// Units of other measures: a number in one is never a time, and a unit stated later in a list
 /// does not reach it.
 const OTHER_UNITS: &[&str] = &[
@@ -427,6 +438,19 @@ impl<'t> Reader<'t> {
         }
     }
 
+    /// The value of a number, or of a number word ("three seconds", "from two to five seconds").
+    fn value_of(&self, i: usize) -> Option<f64> {
+        let t = self.toks.get(i)?;
+        match t.kind {
+            Kind::Num => t.v.is_finite().then_some(t.v),
+            Kind::Word => {
+                let w = word(self.text, t);
+                NUMBER_WORDS.iter().position(|n| n.eq_ignore_ascii_case(w)).map(|k| k as f64)
+            }
+            _ => None,
+        }
+    }
+
     fn adjacent(&self, i: usize, j: usize) -> bool {
         matches!((self.toks.get(i), self.toks.get(j)), (Some(a), Some(b)) if a.e == b.s)
     }
@@ -450,8 +474,9 @@ impl<'t> Reader<'t> {
             Kind::Clock => {
                 Some(Atom { v: sign * tok.v, unit: Some(1.0), clock: true, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 })
             }
-            Kind::Num if tok.v.is_finite() => {
-                let mut a = Atom { v: sign * tok.v, unit: None, clock: false, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 };
+            Kind::Num | Kind::Word if self.value_of(j).is_some() && (sign > 0.0 || tok.kind == Kind::Num) => {
+                let v = self.value_of(j).unwrap();
+                let mut a = Atom { v: sign * v, unit: None, clock: false, hyphen: false, foreign: false, s: t[i].s, e: tok.e, next: j + 1 };
                 if let Some(f) = self.word(j + 1).and_then(unit_factor) {
                     a.unit = Some(f);
                     a.e = t[j + 1].e;
@@ -543,6 +568,9 @@ impl<'t> Reader<'t> {
 
     /// The item (time or range with its cue) at token `i`.
     fn item(&self, i: usize) -> Option<Item> {
+        if let Some(it) = self.opening(i) {
+            return Some(it);
+        }
         let (first, placed, duration_cue, between) = self.cue(i);
         let (a, b, mut next) = self.time(i, between)?;
         let mut item = Item { a, b, first, next, placed, duration: duration_cue };
@@ -568,6 +596,24 @@ impl<'t> Reader<'t> {
             item.duration = true;
         }
         Some(item)
+    }
+
+    /// "(for|in|during|within) the first 2 seconds": the interval from the clip's start.
+    fn opening(&self, i: usize) -> Option<Item> {
+        let w = self.word(i.checked_sub(1)?)?;
+        if !one_of(w, &["first", "opening", "initial"]) {
+            return None;
+        }
+        let (a, b, next) = self.time(i, false)?;
+        if b.is_some() || a.clock || a.unit.is_none() || a.hyphen {
+            return None;
+        }
+        let mut first = i - 1;
+        while first > 0 && self.word(first - 1).is_some_and(|w| one_of(w, &["the", "in", "during", "within", "for", "over", "throughout"])) {
+            first -= 1;
+        }
+        let start = Atom { v: 0.0, unit: Some(1.0), clock: false, hyphen: false, foreign: false, s: self.toks[first].s, e: self.toks[first].s, next: i };
+        Some(Item { a: start, b: Some(a), first, next, placed: true, duration: false })
     }
 
     fn is_boundary(&self, i: usize) -> bool {
@@ -619,11 +665,16 @@ impl<'t> Reader<'t> {
                 end = start - 1;
                 continue;
             }
-            // the heading: a line that ends with ":"
-            if end == start || self.punct(end - 1) != Some(':') {
+            // the heading: a line that ends with ":", a markdown heading ("### Pauses") or a line
+            // in bold ("**Overlapping speech**")
+            let heading = end > start
+                && (self.punct(end - 1) == Some(':')
+                    || self.punct(start) == Some('#')
+                    || (self.punct(start) == Some('*') && self.punct(end - 1) == Some('*')));
+            if !heading {
                 return None;
             }
-            return self.mentions.iter().rev().find(|m| m.first >= start && m.next < end).copied();
+            return self.mentions.iter().rev().find(|m| m.first >= start && m.next <= end).copied();
         }
         None
     }
@@ -644,7 +695,8 @@ impl<'t> Reader<'t> {
     /// Whether the line starting at token `i` is a list bullet ("- ", "* ", "• ", "1. ").
     fn bullet_line(&self, i: usize) -> bool {
         match self.toks.get(i).map(|t| t.kind) {
-            Some(Kind::Punct('-')) | Some(Kind::Punct('*')) | Some(Kind::Punct('•')) | Some(Kind::Punct('+')) => true,
+            // a marker and a space ("**bold**" and "-1.2" are no bullets)
+            Some(Kind::Punct('-')) | Some(Kind::Punct('*')) | Some(Kind::Punct('•')) | Some(Kind::Punct('+')) => !self.adjacent(i, i + 1),
             Some(Kind::Num) => matches!(self.punct(i + 1), Some('.') | Some(')')),
             _ => false,
         }
@@ -786,7 +838,14 @@ impl<'t> Reader<'t> {
         let mut previous: Option<(Mention, usize)> = None;
         let mut i = 0;
         while i < n {
-            if !(self.is_time(i) || (matches!(self.punct(i), Some('-') | Some('−')) && i + 1 < n && self.is_time(i + 1) && self.adjacent(i, i + 1))) {
+            // a number word starts a time only when a time unit follows it ("three seconds") or
+            // it opens a range ("from two to five seconds")
+            let word_time = self.toks[i].kind == Kind::Word
+                && self.value_of(i).is_some()
+                && (self.word(i + 1).and_then(unit_factor).is_some()
+                    || self.word(i + 1).is_some_and(|w| one_of(w, RANGE_JOIN)) && self.value_of(i + 2).is_some()
+                    || self.punct(i + 1) == Some('-') && self.word(i + 2).and_then(unit_factor).is_some());
+            if !(word_time || self.is_time(i) || (matches!(self.punct(i), Some('-') | Some('−')) && i + 1 < n && self.is_time(i + 1) && self.adjacent(i, i + 1))) {
                 i += 1;
                 continue;
             }
@@ -1169,37 +1228,16 @@ pub fn parse_intervals_batch<S: Text>(texts: &[S], clip_s: Option<&[Option<f64>]
     all
 }
 
-/// Byte offsets → character offsets (Python `str` indices), in one pass over the text.
+/// Byte offsets → character offsets (Python `str` indices).
 fn fill_char_offsets(text: &str, claims: &mut [IntervalClaim]) {
-    if text.is_ascii() {
-        for c in claims.iter_mut() {
-            c.char_start = c.byte_start;
-            c.char_end = c.byte_end;
-        }
+    if claims.is_empty() {
         return;
     }
-    let mut marks: Vec<(u32, usize, bool)> = Vec::with_capacity(claims.len() * 2);
-    for (k, c) in claims.iter().enumerate() {
-        marks.push((c.byte_start, k, true));
-        marks.push((c.byte_end, k, false));
-    }
-    marks.sort_unstable();
-    let mut chars = 0u32;
-    let mut bytes = text.char_indices().map(|(b, _)| b).chain(std::iter::once(text.len()));
-    let mut next = bytes.next();
-    for (b, k, is_start) in marks {
-        while let Some(nb) = next {
-            if nb >= b as usize {
-                break;
-            }
-            chars += 1;
-            next = bytes.next();
-        }
-        if is_start {
-            claims[k].char_start = chars;
-        } else {
-            claims[k].char_end = chars;
-        }
+    let mut o: Vec<u32> = claims.iter().flat_map(|c| [c.byte_start, c.byte_end]).collect();
+    crate::offsets::to_char_offsets(text, &mut o);
+    for (c, w) in claims.iter_mut().zip(o.chunks_exact(2)) {
+        c.char_start = w[0];
+        c.char_end = w[1];
     }
 }
 
@@ -1340,6 +1378,29 @@ mod tests {
         assert!(read("{\"pauses\": [1.2, 3.4, 5.0]}").is_empty());
         assert_eq!(read("{\"overlap_intervals\": [[2.1, 5.4], [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
         assert_eq!(read("{\"type\": \"overlap\", \"intervals\": [\"2.1-5.4 s\", [6, 7]]}"), vec![o(2.1, 5.4), o(6.0, 7.0)]);
+    }
+
+    #[test]
+    fn number_words_with_a_time_unit() {
+        assert_eq!(read("A pause at three seconds."), vec![("pause", 3.0, 3.0, true)]);
+        assert_eq!(read("Both speakers talk from two to five seconds."), vec![("overlap", 2.0, 5.0, false)]);
+        assert!(read("A two-second pause.").is_empty());
+        assert!(read("At 3 s, one of the speakers pauses for two seconds.").iter().all(|c| c.1 == 3.0));
+        assert!(read("There is one pause.").is_empty());
+    }
+
+    #[test]
+    fn bullets_under_markdown_and_bold_headings() {
+        assert_eq!(read("### Pauses\n- 1.2–1.5 s\n- 3.4–3.9 s").len(), 2);
+        assert_eq!(read("**Overlapping speech**\n* 2–3 s").len(), 1);
+        assert!(read("Some text about pauses\n- 1.2–1.5 s").is_empty());
+    }
+
+    #[test]
+    fn the_first_seconds_run_from_the_start() {
+        assert_eq!(read("Silence for the first 2 seconds."), vec![("pause", 0.0, 2.0, false)]);
+        assert_eq!(read("In the first 1.5 s both speakers talk."), vec![("overlap", 0.0, 1.5, false)]);
+        assert!(read("The first 2 pauses are short.").is_empty());
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod claim;
 pub mod interval_fields;
 pub mod intervals;
 pub mod lexer;
+pub mod offsets;
 pub mod parser;
 pub mod pool;
 pub mod tables;
