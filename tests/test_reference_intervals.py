@@ -41,3 +41,21 @@ def test_an_unread_list_is_undefined_not_empty():
     assert set(by_event) == set(EVENT_KEYS)
     assert not by_event["overlap"]["defined"] and by_event["overlap"]["reason"] == "no stems"
     assert by_event["noise"]["defined"] and by_event["noise"]["n"] == 0
+
+
+def test_ami_overlap_is_where_two_participants_annotated_speech_meets():
+    from acousticlaim.corpus.ami import AmiClip, AmiSegment, annotated_speech
+    from acousticlaim.instruments.intervals import annotated_overlap
+
+    segments = [AmiSegment("M", "A", "S1", 1.0, 4.0), AmiSegment("M", "A", "S1", 3.5, 6.0),
+                AmiSegment("M", "B", "S2", 5.0, 9.0), AmiSegment("M", "C", "S3", 8.95, 12.0),
+                AmiSegment("OTHER", "B", "S9", 0.0, 100.0)]
+    clip = AmiClip("c", "M", "m.wav", 2.0, 10.0, "S1")
+    speech = annotated_speech(segments, clip)
+    # cut to the window and in the clip's time; another meeting's speech is not this clip's
+    assert [(r["speaker"], r["start_s"], r["end_s"]) for r in speech] == [
+        ("S1", 0.0, 2.0), ("S1", 1.5, 4.0), ("S2", 3.0, 7.0), ("S3", 6.95, 8.0)]
+    # S1 and S2 meet over 3-4 s; S2 and S3 over 6.95-7 s, shorter than 0.1 s; a talker never overlaps itself
+    assert annotated_overlap(speech, 0.1) == [(3.0, 4.0)]
+    assert annotated_overlap(speech, 0.0) == [(3.0, 4.0), (6.95, 7.0)]
+    assert annotated_overlap([r for r in speech if r["speaker"] == "S1"], 0.0) == []

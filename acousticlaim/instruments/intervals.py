@@ -7,7 +7,9 @@ three interval lists per clip, each read by an instrument the project already ru
 ``overlap``
     The overlap windows: Silero VAD on each of the two separated stems, intersections of at least
     ``references.min_overlap_s`` (:mod:`acousticlaim.instruments.overlap`, the windows the Masked F0 is read
-    outside). A clean twin has one talker: no overlap. An AMI clip has no stems: not read.
+    outside). A clean twin has one talker: no overlap. An AMI clip has no stems: its overlap windows are
+    where two participants' annotated speech meets (the manual segments of ``ami_public_manual``, kept by
+    the corpus stage in ``ami_speech.parquet``), at least as long; without the annotations, not read.
 ``pause``
     The pauses the pause count counts: the silent intervals of at least 0.3 s between sounding intervals of
     de Jong & Wempe's TextGrid (:attr:`acousticlaim.instruments.timing.TimingReadings.pause_intervals`), read
@@ -37,6 +39,7 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
+from acousticlaim.instruments.overlap import intersect_segments
 from acousticlaim.quantities import EVENT_KEYS
 
 INTERVAL_COLUMNS = ["clip_id", "event", "start_s", "end_s"]
@@ -59,6 +62,18 @@ def merge_segments(segments: Iterable[Segment]) -> list[Segment]:
         else:
             out.append([start, end])
     return [(a, b) for a, b in out]
+
+
+def annotated_overlap(speech: Iterable[dict], min_duration_s: float) -> list[Segment]:
+    """Where two or more participants' annotated speech meets (rows ``{speaker, start_s, end_s}``), in
+    windows lasting at least ``min_duration_s``."""
+    by_speaker: dict[str, list[Segment]] = {}
+    for r in speech:
+        by_speaker.setdefault(str(r["speaker"]), []).append((float(r["start_s"]), float(r["end_s"])))
+    talkers = [merge_segments(v) for v in by_speaker.values()]
+    met = [w for a in range(len(talkers)) for b in range(a + 1, len(talkers))
+           for w in intersect_segments(talkers[a], talkers[b], 0.0)]
+    return [(a, b) for a, b in merge_segments(met) if b - a >= min_duration_s - 1e-12]
 
 
 def stationary_noise_events(snr_db: float | None, duration_s: float, min_level_db: float) -> list[Segment]:

@@ -39,11 +39,12 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.audio import AudioError, load_audio
+from acousticlaim.corpus.ami import AMI_SPEECH
 from acousticlaim.corpus.manifest import read_manifest, resolve_path
 from acousticlaim.corpus.scenes import read_scene_events
 from acousticlaim.executor import check_failures, map_clips, rejected_failures_path
 from acousticlaim.failures import Failure, write_failures
-from acousticlaim.instruments.intervals import (NO_NOISE_STEM, NO_STEMS_OVERLAP, SCENE_EVENT_FIELDS, intervals_frame,
+from acousticlaim.instruments.intervals import (NO_NOISE_STEM, annotated_overlap, NO_STEMS_OVERLAP, SCENE_EVENT_FIELDS, intervals_frame,
                                                 list_rows, lists_frame, noise_reference)
 from acousticlaim.instruments.overlap import overlap_windows
 from acousticlaim.instruments.readers import Signal, describe, read_quantities
@@ -180,6 +181,9 @@ def _interval_lists(job: _Job, clip: _ManifestClip, corpus: Corpus) -> tuple[lis
     overlap_signal = get("overlap_ratio").signal(corpus)
     if overlap_signal == "stem":
         lists["overlap"] = (*read(describe("overlap", "stem"), lambda: (list(clip.overlap_windows()[1]), "")), "stem")
+    elif corpus is Corpus.AMI and row.get("annotated_speech") is not None:
+        windows = annotated_overlap(row["annotated_speech"], float(job.params["min_overlap_s"]))
+        lists["overlap"] = (windows, "", "annotations")
     else:
         lists["overlap"] = ([] if corpus is Corpus.TWIN else None, NO_STEMS_OVERLAP, overlap_signal)
 
@@ -279,20 +283,28 @@ def _clean(value: Any) -> Any:
 
 
 def plan_jobs(manifest: pd.DataFrame, manifest_dir: str | Path, params: dict | None = None,
-              scene_events: pd.DataFrame | None = None) -> list[dict]:
+              scene_events: pd.DataFrame | None = None, ami_speech: pd.DataFrame | None = None) -> list[dict]:
     """One job per mixture (with its twins) and one per other clip, in manifest order.
 
     The manifest's audio paths are made absolute here (a job runs in whatever working directory its
-    worker has); a scenes corpus's clips carry their sources in time (``scene_events``)."""
+    worker has); a scenes corpus's clips carry their sources in time (``scene_events``), an AMI corpus's
+    clips every participant's annotated speech (``ami_speech``, when the corpus had the annotations)."""
     base = Path(manifest_dir).absolute()
     records = [{k: _clean(v) for k, v in rec.items()} for rec in manifest.to_dict(orient="records")]
     by_clip: dict[str, list[dict]] = {}
     if scene_events is not None and len(scene_events):
         for rec in scene_events[["clip_id", *SCENE_EVENT_FIELDS]].to_dict(orient="records"):
             by_clip.setdefault(str(rec.pop("clip_id")), []).append({k: _clean(v) for k, v in rec.items()})
+    speech: dict[str, list[dict]] = {}
+    if ami_speech is not None:
+        for rec in ami_speech.to_dict(orient="records"):
+            speech.setdefault(str(rec["clip_id"]), []).append(
+                {"speaker": str(rec["speaker"]), "start_s": float(rec["start_s"]), "end_s": float(rec["end_s"])})
     for r in records:
         if r.get("scene_mode"):
             r["scene_events"] = by_clip.get(str(r["clip_id"]), [])
+        if ami_speech is not None and r.get("source") == "ami":
+            r["annotated_speech"] = speech.get(str(r["clip_id"]), [])
         for column in PATH_COLUMNS:
             path = resolve_path(base, r.get(column))
             if path is not None:
@@ -353,10 +365,11 @@ class ReferencesResult:
 
 
 def compute_references(manifest: pd.DataFrame, manifest_dir: str | Path, params: dict | None = None,
-                       executor: dict | None = None, scene_events: pd.DataFrame | None = None) -> ReferencesResult:
+                       executor: dict | None = None, scene_events: pd.DataFrame | None = None,
+                       ami_speech: pd.DataFrame | None = None) -> ReferencesResult:
     """Read every reference of every clip in ``manifest`` (no files written)."""
     started = time.perf_counter()
-    jobs = plan_jobs(manifest, manifest_dir, params, scene_events)
+    jobs = plan_jobs(manifest, manifest_dir, params, scene_events, ami_speech)
     results = map_clips(reference_job, jobs, executor=executor, label="references")
     rows = [row for r in results for row in r["rows"]]
     failures = [f for r in results for f in r["failures"]]
@@ -391,7 +404,8 @@ def build_references(corpus_dir: str | Path, out_dir: str | Path, params: dict |
     params = asdict(settings_from(ReferencesSettings, params, "references"))
     manifest = read_manifest(corpus_dir)
     scene_events = read_scene_events(corpus_dir) if (corpus_dir / "scene_events.parquet").exists() else None
-    result = compute_references(manifest, corpus_dir, params, executor, scene_events)
+    ami_speech = pd.read_parquet(corpus_dir / AMI_SPEECH) if (corpus_dir / AMI_SPEECH).exists() else None
+    result = compute_references(manifest, corpus_dir, params, executor, scene_events, ami_speech)
     # a clip with no defined reading still has its rows (undefined, with the reason): count what was read
     check_failures(STAGE, n_clips=len(manifest), n_rows=int(result.references["defined"].sum()),
                    failures=result.failures, executor=executor, rejected_failures=rejected_failures_path(out_dir))
