@@ -2,7 +2,8 @@
 
 Reads every ``<system>.jsonl`` under ``--generations`` and writes, under ``--out``:
 ``claims.parquet`` (one row per claim), ``generations.parquet`` (one row per generation with its
-claim count, so texts that state nothing are counted) and ``failures.parquet`` (lines that could not
+claim count, so texts that state nothing are counted), ``intervals.parquet`` (the claims in time: one row
+per stated interval or point of an overlap, pause or noise) and ``failures.parquet`` (lines that could not
 be read); and ``--metrics`` (generations and parsed share, overall, per system and rung). The work is
 :func:`acousticlaim.claims.extract.extract_claims`; this script only moves files.
 """
@@ -33,13 +34,15 @@ def main(argv: list[str] | None = None) -> int:
     a.out.mkdir(parents=True, exist_ok=True)
     write_parquet(a.out / "claims.parquet", tables.claims)
     write_parquet(a.out / "generations.parquet", tables.generations)
+    write_parquet(a.out / "intervals.parquet", tables.intervals)
     write_failures(a.out / "failures.parquet", failures)
     metrics = claims_metrics(tables)
     metrics["failures"] = len(failures)
     write_json(a.metrics, metrics)
     print(
         f"claims: {metrics['generations']} generations, {len(tables.claims)} claims, "
-        f"parsed share {metrics['parsed_share']}, {len(failures)} unreadable lines → {a.out}",
+        f"parsed share {metrics['parsed_share']}, {len(tables.intervals)} claims in time, "
+        f"{len(failures)} unreadable lines → {a.out}",
         file=sys.stderr,
     )
     return 0

@@ -3,7 +3,7 @@
 import argparse
 from dataclasses import asdict
 
-from acousticlaim.panel.heard_signal import measure_for_config
+from acousticlaim.panel.heard_signal import locate_for_config, measure_for_config
 from acousticlaim.panel.stage import run_stage
 from acousticlaim.executor import ExecutorSettings, fails_loudly
 from acousticlaim.params import load_group, load_params, settings_from
@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     summary = run_stage(
         args.system, load_group("generations", args.params), args.corpus, args.out,
-        references=args.references, metrics_dir=args.metrics, default_measure=measure_for_config,
+        references=args.references, metrics_dir=args.metrics, default_measure=measure_for_config, default_locate=locate_for_config,
         executor=asdict(settings_from(ExecutorSettings, load_params(args.params).get("executor"), "executor")),
     )
     m = summary.as_metrics()

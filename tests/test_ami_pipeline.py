@@ -31,6 +31,22 @@ def test_repro_references_on_ami_segments_then_compare_with_a_released_table(tmp
 
     refs = pd.read_parquet(repo / "data/references/references.parquet")
     assert set(refs.clip_id) == set(manifest.clip_id) and (refs.signal == "channel").all()
+    # references in time on AMI: pauses read on the channel; overlap where two participants' annotated speech
+    # meets (no stems to run VAD on); no noise stem, so no noise events
+    lists = pd.read_parquet(repo / "data/references/interval_lists.parquet").set_index(["clip_id", "event"])
+    pause_count = refs[refs.quantity == "pause_count"].set_index("clip_id")
+    for clip in manifest.clip_id:
+        assert lists.loc[(clip, "pause"), "signal"] == "channel"
+        assert bool(lists.loc[(clip, "pause"), "defined"]) == bool(pause_count.loc[clip, "defined"])
+        assert lists.loc[(clip, "overlap"), "defined"] and lists.loc[(clip, "overlap"), "signal"] == "annotations"
+        assert not lists.loc[(clip, "noise"), "defined"]
+    # B's 5.00-8.00 s segment lies inside A's annotated 1.00-13.01 s stretch: overlapped throughout; A's own
+    # segments meet only A's
+    intervals = pd.read_parquet(repo / "data/references/intervals.parquet")
+    overlap = intervals[intervals.event == "overlap"]
+    assert list(zip(overlap.clip_id, overlap.start_s, overlap.end_s)) == [(KEPT_IDS[1], 0.0, 3.0)]
+    speech = pd.read_parquet(repo / "data/corpus/ami_speech.parquet")
+    assert sorted(speech[speech.clip_id == KEPT_IDS[1]].speaker) == sorted([SPEAKERS["A"], SPEAKERS["B"]])
     f0 = refs[refs.quantity == "f0_mean"].set_index("clip_id").value
     assert f0[KEPT_IDS[1]] > f0[KEPT_IDS[0]] + 40  # the female speaker's segment reads higher than the male's
 

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from acousticlaim.claims.extract import claims_metrics, extract_claims, read_generations
-from acousticlaim.claims.prompts import PROMPT_VERSION
+from acousticlaim.claims.prompts import PROMPT_VERSION, rung_version
 
 _RUN = {"prompt_version": PROMPT_VERSION, "n_tokens": 20, "seconds": 0.5}  # the generation record's other fields
 GEN = [
@@ -99,3 +99,13 @@ def test_the_predict_stage_records_pass_the_one_schema(tmp_path):
     frame, failures = read_generations(folder)
     assert len(frame) == 1 and frame.loc[0, "train_seed"] == 0
     assert len(failures) == 1 and "train_seed must be a non-negative integer" in failures[0].reason
+
+
+def test_claims_in_time_are_read_beside_the_quantities_with_their_generation_key():
+    p5 = {"system": "qwen", "corpus": "librimix", "clip_id": "a_b", "rung": "P5_intervals", "seed": 2,
+          "text": "Both speakers talk from 2.1 to 5.4 s. A long pause at 3.2 s. No noise.", "truncated": False,
+          "prompt_version": rung_version("P5_intervals"), "n_tokens": 20, "seconds": 0.5}
+    t = extract_claims(GEN + [p5])
+    got = [(r.clip_id, r.rung, r.seed, r.event, r.start_s, r.end_s, r.point) for r in t.intervals.itertuples()]
+    assert got == [("a_b", "P5_intervals", 2, "overlap", 2.1, 5.4, False), ("a_b", "P5_intervals", 2, "pause", 3.2, 3.2, True)]
+    assert claims_metrics(t)["claims_in_time_per_event"] == {"overlap": 1, "pause": 1, "noise": 0}

@@ -48,6 +48,7 @@ STAGES = [
 TABLES = [
     "corpus/manifest.parquet", "corpus/failures.parquet", "corpus/rirs.parquet",
     "references/references.parquet", "references/overlap.parquet", "references/failures.parquet",
+    "references/intervals.parquet", "references/interval_lists.parquet",
     "generations/estimator.failures.parquet", "generations/constant.failures.parquet",
     "features/index.parquet", "features/pooled.parquet", "features/failures.parquet",
     "decomposition/profiles.parquet", "decomposition/identification.parquet", "decomposition/drawn.parquet",
@@ -135,7 +136,7 @@ def test_every_per_clip_stage_on_a_real_scheduler_equals_the_local_pool(local_ru
         np.testing.assert_array_equal(wave, dask_audio[name], err_msg=name)
     for system in ("estimator", "constant"):
         local, dask = (generations_frame(run / f"generations/{system}.jsonl") for run in (local_run, dask_run))
-        assert len(local) == 2 * 2 * 5  # 2 seeds x 2 clips x 5 rungs
+        assert len(local) == 2 * 2 * 6  # 2 seeds x 2 clips x 6 rungs (the released five and P5_intervals)
         pd.testing.assert_frame_equal(local, dask, obj=system)
     # the features' cached frames too
     for name in pd.read_parquet(local_run / "features/index.parquet")["path"]:

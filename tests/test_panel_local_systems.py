@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from acousticlaim.claims.prompts import RUNGS, get_rung
-from acousticlaim.panel.local_systems import ConstantPredictor, EstimatorSuite, training_medians
-from acousticlaim.panel.phrasing import phrase
+from acousticlaim.panel.local_systems import ConstantPredictor, EstimatorSuite, training_intervals, training_medians
+from acousticlaim.panel.phrasing import phrase, phrase_intervals
 from acousticlaim.panel.protocol import GenerationRequest
 
 VALUES = {"snr": 12.345, "srmr": 6.8, "f0_mean": 138.24, "f0_sd": 21.5, "speaking_rate": 3.9, "pause_count": 5,
@@ -30,7 +30,7 @@ def test_template_rungs_fill_the_exact_wording():
 
 def test_each_rung_states_every_value_and_undefined_values_state_nothing():
     values = dict(VALUES, jitter=float("nan"), hnr=None)
-    for rung in RUNGS:
+    for rung in (r for r in RUNGS if r.released):  # the quantity rungs; P5_intervals asks in time
         text = phrase(values, rung.id)
         for number in ("12.3", "6.80", "138.2", "21.5", "3.90", "18.7", "4.60"):
             assert number in text, (rung.id, number)
@@ -105,3 +105,43 @@ def test_training_medians_needs_training_clips():
     refs = pd.DataFrame({"clip_id": ["a"], "quantity": ["snr"], "value": [1.0], "defined": [True]})
     with pytest.raises(ValueError, match="no 'train' clips"):
         training_medians(refs, manifest)
+
+
+def test_the_interval_rung_states_one_line_per_interval_by_event_type():
+    text = phrase_intervals({"overlap": [(1.224, 2.3)], "pause": [], "noise": None})
+    assert text.splitlines() == ["Overlap from 1.22 to 2.30 s.", "No pauses.", "Non-speech noise could not be located."]
+    with pytest.raises(KeyError, match="unknown event type"):
+        phrase_intervals({"laughter": [(0.0, 1.0)]})
+
+
+def test_estimator_answers_the_interval_rung_with_its_locate_function_once_per_clip():
+    located = []
+
+    def locate(x, sr):
+        located.append(sr)
+        return {"overlap": [(0.5, 1.5)], "pause": [(2.0, 2.4)], "noise": []}
+
+    est = EstimatorSuite(lambda x, sr: {"snr": 10.0}, locate=locate)
+    sine = 0.5 * np.sin(np.linspace(0, 200, 16000))
+    [a, b, c] = est.generate([request("a", sine, "P5_intervals"), request("a", sine, "P5_intervals", seed=2),
+                              request("a", sine, "P3_template")])
+    assert a.text == b.text == "Overlap from 0.50 to 1.50 s.\nPause from 2.00 to 2.40 s.\nNo non-speech noise."
+    assert c.text.startswith("The SNR is 10.0 dB.") and located == [16000]
+    assert EstimatorSuite(lambda x, sr: {}).generate([request("a", sine, "P5_intervals")])[0].text.count("could not be located") == 3
+
+
+def test_constant_predictor_states_the_training_splits_typical_intervals():
+    manifest = pd.DataFrame({"clip_id": ["tr1", "tr2", "tr3", "te1"], "split": ["train"] * 3 + ["test"],
+                             "kind": ["mixture"] * 4})
+    # pauses: tr1 has 1, tr2 has 2, tr3 has 3 -> the lower median is 2 intervals, each the median of its rank
+    starts = {"tr1": [1.0], "tr2": [2.0, 5.0], "tr3": [3.0, 7.0, 9.0], "te1": [0.0, 0.1, 0.2, 0.3]}
+    intervals = pd.DataFrame([{"clip_id": c, "event": "pause", "start_s": s, "end_s": s + 0.5}
+                              for c, ss in starts.items() for s in ss])
+    lists = pd.DataFrame([{"clip_id": c, "event": e, "defined": e != "overlap", "n": len(starts[c]) if e == "pause" else 0}
+                          for c in starts for e in ("overlap", "pause", "noise")])
+    typical = training_intervals(intervals, lists, manifest)
+    assert typical == {"overlap": None, "pause": [(2.0, 2.5), (6.0, 6.5)], "noise": []}
+    const = ConstantPredictor({"snr": 5.0}, intervals=typical)
+    [a, b] = const.generate([request("x", np.ones(10) * 0.1, "P5_intervals"), request("y", np.ones(10), "P5_intervals")])
+    assert a.text == b.text == ("Overlapped speech could not be located.\nPause from 2.00 to 2.50 s.\n"
+                                "Pause from 6.00 to 6.50 s.\nNo non-speech noise.")

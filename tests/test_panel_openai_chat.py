@@ -186,7 +186,7 @@ def test_a_run_killed_halfway_resumes_without_duplicates_or_gaps(tmp_path, key):
         kill_after_lines([sys.executable, str(script), str(corpus), str(out), srv.base_url], out, 10, env)
         before = out.read_bytes()
         n_before = before.count(b"\n")
-        assert 10 <= n_before < len(jobs) == 40
+        assert 10 <= n_before < len(jobs) == 48  # 4 clips x 2 seeds x 6 rungs
         sent_before = len(srv.requests)
 
         system = adapter(srv.base_url, max_in_flight=2)
@@ -194,12 +194,12 @@ def test_a_run_killed_halfway_resumes_without_duplicates_or_gaps(tmp_path, key):
         summary, failures = run_generations(system, jobs, out, manifest_audio_loader(manifest, corpus),
                                             config_sha="cfg")
         assert srv.problems == []
-        assert len(srv.requests) - sent_before == 40 - n_before  # only what was missing is asked again
-    assert failures == [] and summary.n_already_done == n_before and summary.n_generated == 40 - n_before
+        assert len(srv.requests) - sent_before == 48 - n_before  # only what was missing is asked again
+    assert failures == [] and summary.n_already_done == n_before and summary.n_generated == 48 - n_before
     assert out.read_bytes().startswith(before)
     records, tail = read_records(out)
     keys = [r.key for r in records]
-    assert tail == 0 and len(keys) == len(set(keys)) == 40
+    assert tail == 0 and len(keys) == len(set(keys)) == 48
     assert set(keys) == {("served", j.clip_id, j.rung.id, j.seed) for j in jobs}
     assert {r.finish_reason for r in records} == {"stop"} and all(r.truncated is False for r in records)
     assert all(r.text == canned_text(get_rung(r.rung).text) for r in records)

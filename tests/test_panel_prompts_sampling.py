@@ -1,4 +1,4 @@
-"""The five released rungs and the sampling design."""
+"""The five released rungs, the project's sixth, and the sampling design."""
 
 from __future__ import annotations
 
@@ -8,15 +8,20 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from acousticlaim.claims.prompts import PROMPT_VERSION, RUNG_IDS, RUNGS, get_rung, released_prompts_json, select_rungs
+from acousticlaim.claims.prompts import (PROMPT_VERSION, RELEASED_RUNG_IDS, RUNG_IDS, RUNGS, get_rung, released_prompts_json,
+                                        rung_version, select_rungs)
 from acousticlaim.panel.sampling import SamplingDesign, draw_samples, generation_jobs
 from tests.shared_data import missing_reason, shared_data_path
 
 SHARED = shared_data_path("panel_sample", "prompts.json")
 
 
-def test_rungs_are_the_released_five_in_order():
-    assert RUNG_IDS == ("P0_free", "P1_numeric", "P2_named", "P3_template", "P4_fewshot")
+def test_rungs_are_the_released_five_in_order_then_the_projects_own():
+    assert RELEASED_RUNG_IDS == ("P0_free", "P1_numeric", "P2_named", "P3_template", "P4_fewshot")
+    assert RUNG_IDS == RELEASED_RUNG_IDS + ("P5_intervals",)
+    assert [r.index for r in RUNGS] == list(range(6))
+    assert "overlapped speech" in get_rung("P5_intervals").text and "pauses" in get_rung("P5_intervals").text
+    assert "noise" in get_rung("P5_intervals").text and "seconds" in get_rung("P5_intervals").text
     assert get_rung("P3_template").text.startswith("Complete each sentence with a number, using this exact wording.")
     assert "The HNR is ___ dB." in get_rung("P3_template").text
     assert get_rung("P0_free").text == "Describe the recording quality of this audio."
@@ -30,6 +35,9 @@ def test_rungs_are_verbatim_the_released_prompts_json():
 def test_prompt_version_pins_the_text():
     # Changing any prompt changes this version; the store then regenerates everything made under the old one.
     assert PROMPT_VERSION == "release-ad19d028+1b609685e275"
+    # The released five keep it, untouched by the added rung; the added rung is versioned on its own text.
+    assert {rung_version(r) for r in RELEASED_RUNG_IDS} == {PROMPT_VERSION}
+    assert rung_version("P5_intervals") == "intervals-v1+b924ca9aff98"
 
 
 def test_select_rungs():

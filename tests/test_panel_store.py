@@ -139,27 +139,27 @@ def test_a_run_killed_halfway_resumes_without_duplicates_or_gaps(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ACOUSTICLAIM_NO_PROGRESS": "1"}
     kill_after_lines([sys.executable, str(script), str(corpus), str(out), repr(MEDIANS)], out, 12, env)
     jobs = generation_jobs(manifest, SamplingDesign(seeds=(0, 1), clips_per_seed=4))
-    assert len(jobs) == 40
+    assert len(jobs) == 48  # 4 clips x 2 seeds x 6 rungs
     before = out.read_bytes()
     n_before = before.count(b"\n")
-    assert 12 <= n_before < 40
+    assert 12 <= n_before < 48
     # as if the kill had landed in the middle of a write: half a record at the end
     out.write_bytes(before + rec("half").to_json_line().encode()[:30])
 
     summary, failures = run_generations(ConstantPredictor(MEDIANS, name="constant"), jobs, out,
                                         manifest_audio_loader(manifest, corpus), config_sha="cfg")
     assert failures == []
-    assert summary.n_already_done == n_before and summary.n_generated == 40 - n_before
+    assert summary.n_already_done == n_before and summary.n_generated == 48 - n_before
     after = out.read_bytes()
     assert after.startswith(before)  # what the killed run wrote is kept as it was
     records, tail = read_records(out)
     keys = [r.key for r in records]
-    assert tail == 0 and len(keys) == len(set(keys)) == 40  # no duplicates
+    assert tail == 0 and len(keys) == len(set(keys)) == 48  # no duplicates
     assert set(keys) == {("constant", j.clip_id, j.rung.id, j.seed) for j in jobs}  # no gaps
 
     again, _ = run_generations(ConstantPredictor(MEDIANS, name="constant"), jobs, out,
                                manifest_audio_loader(manifest, corpus), config_sha="cfg")
-    assert (again.n_generated, again.n_already_done) == (0, 40) and out.read_bytes() == after
+    assert (again.n_generated, again.n_already_done) == (0, 48) and out.read_bytes() == after
 
 
 def test_unreadable_clips_and_failing_requests_are_recorded_not_fatal(tmp_path):

@@ -103,6 +103,15 @@ def check_the_report_page_shows_this_run(repo):
     cells = pd.read_parquet(repo / "data/scores/cells.parquet")
     for _, cell in cells[(cells["status"] == "ranked") & cells["seed"].isna()].iterrows():
         assert (repo / "reports/cells" / cell["corpus"] / cell["system"] / f"{cell['rung']}__{cell['quantity']}.png").exists()
+    # Table 3: both local systems answer P5_intervals on every event type, beside chance and the estimator
+    table3 = pd.read_csv(repo / "reports/table3.csv")
+    p5 = table3[table3["rung"] == "P5_intervals"]
+    assert {(s, e) for s, e in zip(p5["system"], p5["event"])} == {
+        (s, e) for s in ("estimator", "constant") for e in ("overlap", "pause", "noise")}
+    assert p5["chance_segment_f1"].notna().any() and p5["estimator_segment_f1"].notna().all()
+    assert "Table 3: claims in time" in (repo / "reports/table3.md").read_text()
+    pictures = sorted((repo / "reports/figures/intervals").glob("*.png"))
+    assert len(pictures) == 3 and all(f'src="figures/intervals/{p.name}"' in html for p in pictures)
     try:
         import playwright  # noqa: F401
     except ImportError:

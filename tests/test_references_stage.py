@@ -151,3 +151,34 @@ def test_local_pool_and_dask_give_identical_references(corpus):
         dask = compute_references(manifest, corpus, {}, executor={"kind": "dask", "scheduler": client})
     pd.testing.assert_frame_equal(local.references, dask.references)
     pd.testing.assert_frame_equal(local.overlap, dask.overlap)
+
+
+def test_references_in_time_are_the_instruments_intervals(corpus, built):
+    """Overlap windows, pauses and noise events per clip: the overlap list is the VAD windows the overlap
+    fraction is read from, the pause list holds exactly the pauses the pause count counts, the stationary
+    noise is one event over the clip, and a twin has no overlap and no noise."""
+    out, result = built
+    intervals = pd.read_parquet(out / "intervals.parquet")
+    lists = pd.read_parquet(out / "interval_lists.parquet")
+    manifest = pd.read_parquet(corpus / "manifest.parquet").set_index("clip_id")
+    assert list(intervals.columns) == ["clip_id", "event", "start_s", "end_s"]
+    assert len(lists) == 3 * len(manifest) and lists.defined.all()
+    assert (intervals.end_s >= intervals.start_s).all()
+    refs = result.references.set_index(["clip_id", "quantity"]).value
+    overlap = result.overlap.set_index("clip_id")
+    for clip_id, row in manifest.iterrows():
+        mine = intervals[intervals.clip_id == clip_id]
+        pauses = mine[mine.event == "pause"]
+        assert len(pauses) == refs[clip_id, "pause_count"]
+        assert (pauses.end_s - pauses.start_s >= 0.3 - 1e-9).all()
+        noise = mine[mine.event == "noise"]
+        ov = mine[mine.event == "overlap"]
+        duration = float(lists[(lists.clip_id == clip_id) & (lists.event == "noise")].duration_s.iloc[0])
+        if row["kind"] == "twin":
+            assert ov.empty and noise.empty
+            continue
+        assert abs((ov.end_s - ov.start_s).sum() / duration - overlap.loc[clip_id, "vad_overlap_fraction"]) < 1e-9
+        if -row["snr_db"] >= -30.0:
+            assert noise[["start_s", "end_s"]].values.tolist() == [[0.0, duration]]
+        else:
+            assert noise.empty

@@ -50,9 +50,38 @@ def report(panel, tmp_path_factory):  # noqa: F811 - the imported fixture
     figure.write_bytes(_tiny_png())
     (out / "plots" / "withholding.csv").write_text("quantity,withheld\nsnr,0.25\n")
     back = read_results(out / "scores" / "cells.parquet", out / "scores.json", CONFIG)
+    table3, pairs = _claims_in_time()
     written = write_report(back, out, title="Test report", figures=[figure, out / "plots" / "absent.png"],
-                           params={"scores": {"bar": 0.3}}, commit="0123abc", metrics={"calibrate": {"pooled": {"withholding_rate": 0.25}}})
+                           params={"scores": {"bar": 0.3}}, commit="0123abc", metrics={"calibrate": {"pooled": {"withholding_rate": 0.25}}},
+                           table3=table3, interval_pairs=pairs, waveform=_waveform)
     return result, out, written
+
+
+def _waveform(clip_id: str):
+    """A 6-s test waveform for every clip but one, which is drawn without it."""
+    if clip_id == "m2":
+        return None
+    t = np.arange(6 * 16000) / 16000
+    return 0.3 * np.sin(2 * np.pi * 150 * t) * (np.sin(2 * np.pi * 0.5 * t) > 0), 16000
+
+
+def _claims_in_time() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 3 of two systems on three clips (m0 has the most reference intervals, then m1, then m2)."""
+    from acousticlaim.scoring.config import IntervalScoring
+    from acousticlaim.scoring.intervals import interval_table
+
+    clips = {"m0": [(1.0, 1.5), (3.0, 3.4), (4.5, 5.0)], "m1": [(2.0, 2.6), (4.0, 4.4)], "m2": [(0.5, 1.0)]}
+    lists = pd.DataFrame([{"clip_id": c, "event": e, "defined": True, "n": 0, "duration_s": 6.0}
+                          for c in clips for e in ("overlap", "pause", "noise")])
+    refs = pd.DataFrame([{"clip_id": c, "event": "pause", "start_s": a, "end_s": b} for c, iv in clips.items() for a, b in iv])
+    gens = pd.DataFrame([{"system": s, "corpus": "librimix", "clip_id": c, "rung": "P5_intervals", "seed": 0}
+                         for s in ("estimator", "sysA") for c in clips])
+    stated = pd.DataFrame([
+        {"system": "estimator", "corpus": "librimix", "clip_id": c, "rung": "P5_intervals", "seed": 0, "event": "pause",
+         "start_s": a + 0.1, "end_s": b, "point": False} for c, iv in clips.items() for a, b in iv
+    ] + [{"system": "sysA", "corpus": "librimix", "clip_id": "m0", "rung": "P5_intervals", "seed": 0, "event": "noise",
+          "start_s": 2.0, "end_s": 2.0, "point": True}])
+    return interval_table(gens, stated, refs, lists, IntervalScoring(chance_draws=5, figure_clips=2))
 
 
 def _tiny_png() -> bytes:
@@ -135,6 +164,20 @@ def test_the_page_links_table_entries_to_their_pictures(report):
     assert not re.search(r'(src|href)="(https?:)?//', html)  # nothing from the network
 
 
+def test_table3_and_the_pictures_of_clips_in_time(report):
+    _, out, _ = report
+    html = (out / "index.html").read_text()
+    assert '<h2 id="table3">' in html and '<td class="name">sysA</td><td class="name">Libri2Mix</td><td class="name">non-speech noise</td>' in html
+    # CONFIG draws three clips (figure_clips' default): the most reference intervals first, m2 without its waveform
+    for clip in ("m0", "m1", "m2"):
+        png = out / "figures" / "intervals" / f"librimix__{clip}.png"
+        assert png.read_bytes()[:8] == PNG_MAGIC
+        assert f'src="figures/intervals/librimix__{clip}.png"' in html
+    drawn = pd.read_csv(out / "figures" / "intervals" / "librimix__m0.csv")
+    assert sorted(drawn["system"].unique()) == ["estimator", "reference", "sysA"]
+    assert (drawn["system"] == "reference").sum() == 3 and bool(drawn.loc[drawn["system"] == "sysA", "point"].iloc[0])
+
+
 def test_git_commit_outside_a_checkout(tmp_path):
     assert git_commit(tmp_path).startswith("unknown")
 
@@ -154,6 +197,10 @@ def test_the_page_in_a_real_browser(report, tmp_path):
     assert len(check.links) > 20 and all(loaded for _, loaded in check.images) and len(check.images) >= 2
     assert "sysA" in check.text and "Table 1" in check.text
     assert shot.read_bytes()[:8] == PNG_MAGIC and shot.stat().st_size > 10_000
+    # Table 3 and its pictures of clips in time are on the page, and the browser loaded each picture
+    assert "Table 3: claims in time" in check.text
+    interval_figures = [(src, loaded) for src, loaded in check.images if "/figures/intervals/" in src]
+    assert len(interval_figures) == 3 and all(loaded for _, loaded in interval_figures)
 
 
 def test_the_browser_check_sees_a_broken_page(tmp_path):

@@ -16,6 +16,9 @@ PLANTED = {
     "references.parquet": "data/references/references.parquet",
     "claims.parquet": "data/claims/claims.parquet",
     "generations.parquet": "data/claims/generations.parquet",
+    "interval_claims.parquet": "data/claims/intervals.parquet",
+    "intervals.parquet": "data/references/intervals.parquet",
+    "interval_lists.parquet": "data/references/interval_lists.parquet",
     "predictions.parquet": "data/predict/predictions.parquet",
     "manifest.parquet": "data/corpus/manifest.parquet",
 }
@@ -38,7 +41,7 @@ def test_exp_run_on_the_pooling_rule_reruns_scores_and_exp_show_lists_the_counts
 
     first = fixtures.run(["dvc", "repro"], repo)
     assert "Running stage 'scores'" in first.stdout
-    for name in ("table1.md", "table2.md", "table1.csv", "table2.csv"):
+    for name in ("table1.md", "table2.md", "table1.csv", "table2.csv", "table3.md", "table3.csv"):
         assert (repo / "reports" / name).stat().st_size > 0
     assert "up to date" in fixtures.run(["dvc", "repro"], repo).stdout
     fixtures.run(["git", "add", "-A"], repo)

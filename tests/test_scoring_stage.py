@@ -43,12 +43,33 @@ def write_inputs(tmp: Path, with_predictions: bool) -> dict[str, Path]:
                 preds.append({"system": system, "train_seed": 0, "clip_id": clip, "split": "test",
                               "kind": "twin" if clip.endswith("_s1clean") else "mixture", "quantity": q,
                               "value": truth[(clip, q)] + rng.normal(0, 1 if system == "reference" else 3), "logvar": 0.0})
+    # The rung that asks in time: one pause per mixture at 2.0-2.5 s; the estimator states it, the panelist
+    # states a point at 2.2 s on the first 20 mixtures and nothing on the others, and a (wrong) SRMR that
+    # Table 2 must not read, as P5_intervals is not a quantity rung.
+    lists, ref_intervals, stated = [], [], []
+    for i, clip in enumerate(mixtures):
+        lists += [{"clip_id": clip, "event": e, "defined": True, "reason": None, "n": int(e == "pause"),
+                   "duration_s": 8.0, "signal": "stem"} for e in ("overlap", "pause", "noise")]
+        ref_intervals.append({"clip_id": clip, "event": "pause", "start_s": 2.0, "end_s": 2.5})
+        for system in ("panelist", "estimator"):
+            gens.append({"system": system, "corpus": "librimix", "clip_id": clip, "rung": "P5_intervals", "seed": 0, "n_claims": 0})
+        key = {"corpus": "librimix", "clip_id": clip, "rung": "P5_intervals", "seed": 0, "event": "pause"}
+        stated.append({"system": "estimator", **key, "start_s": 2.0, "end_s": 2.5, "point": False})
+        if i < 20:
+            stated.append({"system": "panelist", **key, "start_s": 2.2, "end_s": 2.2, "point": True})
+        claims.append({"system": "panelist", "corpus": "librimix", "clip_id": clip, "rung": "P5_intervals", "seed": 0,
+                       "quantity": "srmr", "value": float(-i), "unit_text": "", "start": 0, "end": 4, "approx": False,
+                       "is_range": False})
     manifest = pd.DataFrame({"clip_id": mixtures + twins, "speaker_1": [c.split("-")[0] for c in mixtures + twins]})
     paths = {name: tmp / name for name in ("references.parquet", "claims.parquet", "generations.parquet",
-                                           "predictions.parquet", "manifest.parquet", "params.yaml")}
+                                           "predictions.parquet", "manifest.parquet", "params.yaml",
+                                           "interval_claims.parquet", "intervals.parquet", "interval_lists.parquet")}
     pd.DataFrame(refs).to_parquet(paths["references.parquet"])
     pd.DataFrame(claims).to_parquet(paths["claims.parquet"])
     pd.DataFrame(gens).to_parquet(paths["generations.parquet"])
+    pd.DataFrame(stated).to_parquet(paths["interval_claims.parquet"])
+    pd.DataFrame(ref_intervals).to_parquet(paths["intervals.parquet"])
+    pd.DataFrame(lists).to_parquet(paths["interval_lists.parquet"])
     if with_predictions:
         pd.DataFrame(preds).to_parquet(paths["predictions.parquet"])
     manifest.to_parquet(paths["manifest.parquet"])
@@ -57,10 +78,28 @@ def write_inputs(tmp: Path, with_predictions: bool) -> dict[str, Path]:
     return paths
 
 
+def no_claims_in_time(tmp: Path) -> dict[str, Path]:
+    """Empty claims in time and references in time, for a test about Tables 1 and 2 alone."""
+    from acousticlaim.instruments.intervals import INTERVAL_COLUMNS, LIST_COLUMNS
+    from acousticlaim.scoring.intervals import STATED_COLUMNS
+
+    folder = tmp / "no_claims_in_time"
+    folder.mkdir(exist_ok=True)
+    paths = {"interval_claims.parquet": folder / "claims_in_time.parquet", "intervals.parquet": folder / "intervals.parquet",
+             "interval_lists.parquet": folder / "interval_lists.parquet"}
+    for name, columns in (("interval_claims.parquet", STATED_COLUMNS), ("intervals.parquet", INTERVAL_COLUMNS),
+                          ("interval_lists.parquet", LIST_COLUMNS)):
+        pd.DataFrame(columns=columns).to_parquet(paths[name])
+    return paths
+
+
 def run_stage(tmp: Path, paths: dict[str, Path]) -> None:
+    if "interval_claims.parquet" not in paths:
+        paths = {**paths, **no_claims_in_time(tmp)}
     scores_stage.main([
         "--references", str(paths["references.parquet"]), "--claims", str(paths["claims.parquet"]),
         "--generations", str(paths["generations.parquet"]), "--predictions", str(paths["predictions.parquet"]),
+        "--interval-claims", str(paths["interval_claims.parquet"]), "--reference-intervals", str(paths["intervals.parquet"]),
         "--manifest", str(paths["manifest.parquet"]), "--reports", str(tmp / "reports"),
         "--cells", str(tmp / "data" / "scores" / "cells.parquet"), "--metrics", str(tmp / "metrics" / "scores.json"),
         "--params", str(paths["params.yaml"]),
@@ -80,6 +119,14 @@ def test_stage_writes_both_tables_cells_and_metrics(tmp_path):
     cells = pd.read_parquet(tmp_path / "data" / "scores" / "cells.parquet")
     srmr = cells[(cells["system"] == "panelist") & (cells["quantity"] == "srmr")].iloc[0]
     assert srmr["n"] == 50 and srmr["coverage"] == 1.0 and np.isfinite(srmr["within_speaker"])
+    assert set(cells["rung"]) == {"P2_named"}  # the interval rung's SRMR is not Table 2's
+    # Table 3: the panelist's 20 points inside the pause are hits, its 30 silent clips misses; the estimator exact
+    table3 = pd.read_csv(tmp_path / "reports" / "table3.csv").set_index(["system", "event"])
+    assert table3.loc[("panelist", "pause"), "event_f1"] == pytest.approx(2 * 20 / (2 * 20 + 0 + 30))
+    assert table3.loc[("panelist", "pause"), "estimator_event_f1"] == 1.0
+    assert table3.loc[("estimator", "pause"), "segment_f1"] == 1.0
+    assert "| panelist | Libri2Mix | pause | P5_intervals | 50 | 50 | 20 | 0.571 |" in (tmp_path / "reports" / "table3.md").read_text()
+    assert metrics["table3"]["panelist"]["cells"] == 3
     table1 = pd.read_csv(tmp_path / "reports" / "table1.csv").set_index("quantity")
     assert table1.loc["srmr", "ours_rho"] > table1.loc["srmr", "ridge_rho"]
     assert table1.loc["jitter", "read_on"] == "twins" and table1.loc["jitter", "cap"] > 0.8

@@ -80,6 +80,7 @@ def plant_scores(repo: Path, scratch: Path) -> None:
     assert scores_stage.main([
         "--references", str(made["references.parquet"]), "--claims", str(made["claims.parquet"]),
         "--generations", str(made["generations.parquet"]), "--predictions", str(made["predictions.parquet"]),
+        "--interval-claims", str(made["interval_claims.parquet"]), "--reference-intervals", str(made["intervals.parquet"]),
         "--manifest", str(made["manifest.parquet"]), "--reports", str(scratch / "reports"),
         "--cells", str(repo / "data/scores/cells.parquet"), "--metrics", str(repo / "metrics/scores.json"),
         "--params", str(made["params.yaml"])]) == 0

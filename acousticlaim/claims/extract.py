@@ -12,7 +12,10 @@ Output (:class:`ClaimTables`):
   ``byte_start``/``byte_end``, ``approx``, ``is_range``, ``bound``, ``echo`` (the value equals the
   worked example's value for its quantity, SPEC §1 rule 2);
 * ``generations`` — one row per generation with its ``n_claims`` (0 for texts that state nothing, so
-  they count against coverage), ``truncated`` and ``n_chars``.
+  they count against coverage), ``truncated`` and ``n_chars``;
+* ``intervals`` — the claims in time (:mod:`acousticlaim.claims.intervals`), one row per stated interval or
+  point: the generation's key, ``event``, ``start_s``, ``end_s``, ``point``, ``label``, ``span_start``/
+  ``span_end``, ``reversed``; ``outside_clip`` is left to the scorer, which knows each clip's length.
 
 A quantity appears at most once per generation (a quantity stated twice keeps its last value), so the
 claims table is keyed by (system, corpus, clip_id, rung, seed, quantity[, unit for shimmer]).
@@ -23,12 +26,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
 import pandas as pd
 
+from acousticlaim.claims.intervals import EVENT_TYPES, parse_intervals_batch
 from acousticlaim.claims.parser import PARSER_VERSION, QUANTITY_KEYS, UNIT_NAMES, parse_batch
 from acousticlaim.failures import Failure
 from acousticlaim.panel.records import RecordError, parse_record_line
@@ -40,12 +44,14 @@ CLAIM_COLUMNS = KEY + [
     "quantity", "value", "unit", "unit_text", "start", "end", "byte_start", "byte_end", "approx", "is_range", "bound", "echo",
 ]
 GENERATION_COLUMNS = KEY + ["n_claims", "truncated", "n_chars"]
+INTERVAL_CLAIM_COLUMNS = KEY + ["event", "start_s", "end_s", "point", "label", "span_start", "span_end", "reversed"]
 
 
 @dataclass
 class ClaimTables:
     claims: pd.DataFrame
     generations: pd.DataFrame
+    intervals: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=INTERVAL_CLAIM_COLUMNS))
 
 
 def _clip_id_of(line: str) -> str | None:
@@ -122,7 +128,19 @@ def extract_claims(generations: pd.DataFrame | Iterable[Mapping], *, threads: in
     gens["truncated"] = trunc
     gens["n_chars"] = frame["text"].str.len().astype("int64")
     gens.attrs["duplicates_dropped"] = n_read - len(frame)
-    return ClaimTables(claims=claims, generations=gens[GENERATION_COLUMNS])
+    return ClaimTables(claims=claims, generations=gens[GENERATION_COLUMNS], intervals=interval_claims(frame, threads))
+
+
+def interval_claims(frame: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
+    """The claims in time of every generation of ``frame`` (its rows keyed by :data:`KEY`)."""
+    found = parse_intervals_batch(frame["text"].tolist(), threads=threads)
+    idx = found["text_index"].to_numpy()
+    keys = frame[KEY].iloc[idx].reset_index(drop=True) if len(idx) else pd.DataFrame(columns=KEY)
+    out = pd.concat([keys, found.drop(columns=["text_index", "outside_clip"]).reset_index(drop=True)], axis=1)
+    out = out[INTERVAL_CLAIM_COLUMNS]
+    out["event"] = out["event"].astype(pd.CategoricalDtype(list(EVENT_TYPES)))
+    out["seed"] = out["seed"].astype("int64")
+    return out
 
 
 def claims_metrics(tables: ClaimTables) -> dict:
@@ -146,4 +164,6 @@ def claims_metrics(tables: ClaimTables) -> dict:
     }
     per_q = tables.claims["quantity"].value_counts().reindex(list(QUANTITY_KEYS), fill_value=0)
     out["claims_per_quantity"] = {k: int(v) for k, v in per_q.items()}
+    per_event = tables.intervals["event"].astype(str).value_counts().reindex(list(EVENT_TYPES), fill_value=0)
+    out["claims_in_time_per_event"] = {k: int(v) for k, v in per_event.items()}
     return out

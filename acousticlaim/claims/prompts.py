@@ -1,4 +1,4 @@
-"""The five elicitation rungs (the project's paper, §Elicitation), the one place they are defined.
+"""The elicitation rungs: the paper's five (§Elicitation) and the project's own, the one place they are defined.
 
 A system is asked for the acoustic quantities of a recording five ways, from a free description up to
 a worked example. The wording is the authors' released wording, copied verbatim from their
@@ -7,9 +7,18 @@ copy shipped with the project sits in ``shared/data/panel_sample/prompts.json``)
 here are comparable with the paper's. The text lives in this module as data because ``shared/`` is
 not part of the package.
 
-Every generation records :data:`PROMPT_VERSION`, a content hash of the rung ids and texts: any edit
-to a prompt changes the version, and the generation store treats records made under another version
-as stale.
+Every generation records the version of the rung it answers (:attr:`Rung.version`): the released five
+carry :data:`PROMPT_VERSION`, a content hash of their ids and texts; each rung the project adds after them
+carries a version of its own, its release tag and a content hash of its id and text (:data:`PROJECT_RUNGS`).
+Any edit to a prompt changes its version, and the generation store treats records made under another
+version as stale; adding a rung leaves the released five, their version and every record made for them as
+they were.
+
+The sixth rung, ``P5_intervals``, asks in time rather than in numbers: the intervals of overlapped speech,
+pauses and non-speech noise in seconds (the claims in time scored against the references in time,
+:mod:`acousticlaim.instruments.intervals`). QualiSpeech (``shared/seeds/003_…``) asks a listener for the
+type and temporal position of noise and distortion; this rung asks the same of a model, for the three
+event types the project's instruments locate. It names no example numbers, so no value can be echoed.
 """
 
 from __future__ import annotations
@@ -59,29 +68,58 @@ _RELEASED_RUNGS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+# The project's own rungs, after the released five (id, description, prompt, release tag of the wording).
+PROJECT_RUNGS: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "P5_intervals",
+        "the intervals of overlap, pauses and noise in seconds",
+        "List the time intervals in this recording, in seconds from its start, of three kinds of event: "
+        "overlapped speech (two speakers talking at the same time), pauses (the speaker silent between "
+        "words), and non-speech noise. Give each interval on its own line as the event followed by its start "
+        "and end time in seconds, for example \"pause from START to END s\". If there is none of a kind, say so.",
+        "intervals-v1",
+    ),
+)
+
+
+def _content_hash(pairs: list[tuple[str, str]]) -> str:
+    payload = json.dumps([[rid, text] for rid, text in pairs], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+PROMPT_SHA256: str = _content_hash([(rid, text) for rid, _, text in _RELEASED_RUNGS])
+# Recorded with every generation of a released rung: the released prompt set, pinned by the hash of its ids and texts.
+PROMPT_VERSION: str = f"release-ad19d028+{PROMPT_SHA256[:12]}"
+
+
 @dataclass(frozen=True)
 class Rung:
-    """One elicitation rung: its id (``P0_free`` … ``P4_fewshot``), what it asks for, and the prompt."""
+    """One elicitation rung: its id (``P0_free`` … ``P5_intervals``), what it asks for, the prompt, its
+    position, and the version recorded with every generation that answers it."""
 
     id: str
     description: str
     text: str
     index: int
+    version: str = PROMPT_VERSION
+
+    @property
+    def released(self) -> bool:
+        """One of the paper's five, verbatim."""
+        return self.id in RELEASED_RUNG_IDS
 
 
-RUNGS: tuple[Rung, ...] = tuple(Rung(rid, desc, text, i) for i, (rid, desc, text) in enumerate(_RELEASED_RUNGS))
+RELEASED_RUNG_IDS: tuple[str, ...] = tuple(rid for rid, _, _ in _RELEASED_RUNGS)
+RUNGS: tuple[Rung, ...] = (
+    tuple(Rung(rid, desc, text, i) for i, (rid, desc, text) in enumerate(_RELEASED_RUNGS))
+    + tuple(Rung(rid, desc, text, len(_RELEASED_RUNGS) + i, f"{tag}+{_content_hash([(rid, text)])[:12]}")
+            for i, (rid, desc, text, tag) in enumerate(PROJECT_RUNGS))
+)
 RUNG_IDS: tuple[str, ...] = tuple(r.id for r in RUNGS)
+# The rungs that ask for the 13 quantities (Tables 1-2) and the one that asks in time (Table 3).
+QUANTITY_RUNG_IDS: tuple[str, ...] = RELEASED_RUNG_IDS
+INTERVAL_RUNG_ID = "P5_intervals"
 _BY_ID: dict[str, Rung] = {r.id: r for r in RUNGS}
-
-
-def _content_hash() -> str:
-    payload = json.dumps([[r.id, r.text] for r in RUNGS], ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
-
-
-PROMPT_SHA256: str = _content_hash()
-# Recorded with every generation: the released prompt set, pinned by the hash of its ids and texts.
-PROMPT_VERSION: str = f"release-ad19d028+{PROMPT_SHA256[:12]}"
 
 
 def get_rung(rung_id: str) -> Rung:
@@ -93,7 +131,7 @@ def get_rung(rung_id: str) -> Rung:
 
 
 def select_rungs(rung_ids: list[str] | tuple[str, ...] | None) -> tuple[Rung, ...]:
-    """The rungs named in ``rung_ids`` in rung order (all five when ``None``); unknown ids are an error."""
+    """The rungs named in ``rung_ids`` in rung order (all of them when ``None``); unknown ids are an error."""
     if rung_ids is None:
         return RUNGS
     wanted = [get_rung(r) for r in rung_ids]
@@ -102,6 +140,11 @@ def select_rungs(rung_ids: list[str] | tuple[str, ...] | None) -> tuple[Rung, ..
     return tuple(sorted(wanted, key=lambda r: r.index))
 
 
+def rung_version(rung_id: str) -> str:
+    """The version a generation answering ``rung_id`` records (an unknown id is an error)."""
+    return get_rung(rung_id).version
+
+
 def released_prompts_json() -> dict:
-    """The rungs in the released ``prompts.json`` shape (``{"rungs": [{name, description, prompt}]}``)."""
-    return {"rungs": [{"name": r.id, "description": r.description, "prompt": r.text} for r in RUNGS]}
+    """The released five in the released ``prompts.json`` shape (``{"rungs": [{name, description, prompt}]}``)."""
+    return {"rungs": [{"name": r.id, "description": r.description, "prompt": r.text} for r in RUNGS if r.released]}

@@ -201,6 +201,27 @@ def read_segments(annotations_dir: str | Path, meetings: Iterable[str]) -> list[
     return segments
 
 
+# every participant's annotated speech in each clip, beside the manifest (:func:`annotated_speech`)
+AMI_SPEECH = "ami_speech.parquet"
+AMI_SPEECH_COLUMNS = ["clip_id", "speaker", "start_s", "end_s"]
+
+
+def annotated_speech(segments: Sequence[AmiSegment], clip: AmiClip) -> list[dict]:
+    """Every participant's annotated speech inside ``clip``'s window, in the clip's time: one row
+    ``{clip_id, speaker, start_s, end_s}`` per segment that reaches into it (cut to the window). Where
+    two participants' rows meet, the talkers overlap: the overlap reference of an AMI clip, whose single
+    channel has no stems to run VAD on."""
+    rows = []
+    for seg in segments:
+        if seg.meeting != clip.meeting:
+            continue
+        start, end = max(seg.start_s, clip.start_s), min(seg.end_s, clip.end_s)
+        if end > start:
+            rows.append({"clip_id": clip.clip_id, "speaker": seg.speaker,
+                         "start_s": round(start - clip.start_s, 6), "end_s": round(end - clip.start_s, 6)})
+    return rows
+
+
 # -------------------------------------------------------------------------------------- recordings
 
 def meeting_recordings(ami_dir: str | Path) -> dict[str, list[Path]]:

@@ -189,6 +189,17 @@ def plan_libri2mix(cfg: dict, rooms: dict, noises: list[str], out: Path) -> list
     return jobs
 
 
+def ami_speech_frame(cfg: dict, jobs: list[dict], built: set[str]):
+    """The annotated speech of every participant in each built AMI clip (:func:`ami.annotated_speech`)."""
+    import pandas as pd
+
+    clips = [ami_source.AmiClip(**{k: j[k] for k in ("clip_id", "meeting", "path", "start_s", "end_s", "speaker")})
+             for j in jobs if j["clip_id"] in built]
+    segments = ami_source.read_segments(cfg["ami_annotations_dir"], sorted({c.meeting for c in clips}))
+    rows = [r for c in clips for r in ami_source.annotated_speech(segments, c)]
+    return pd.DataFrame(rows, columns=ami_source.AMI_SPEECH_COLUMNS)
+
+
 def plan_ami(cfg: dict, out: Path) -> list[dict]:
     """AMI clips (:mod:`acousticlaim.corpus.ami`): speaker segments or consecutive windows (``ami_cut``)."""
     cut = cfg["ami_cut"]
@@ -388,7 +399,7 @@ def absolute_sources(cfg: dict) -> dict:
 
 
 BUILT = ("audio", "stems", "rirs", "manifest.parquet", "failures.parquet", "rirs.parquet", "summary.json",
-         "scene_events.parquet")
+         "scene_events.parquet", ami_source.AMI_SPEECH)
 
 
 def _move_into_place(staging: Path, out: Path) -> None:
@@ -445,6 +456,9 @@ def _build(cfg: dict, source: str, out: Path, executor: dict | None, final: Path
                    rejected_failures=rejected_failures_path(final))
     write_manifest(out, rows)
     write_failures(out / "failures.parquet", failures)
+    if source == "ami" and cfg["ami_annotations_dir"]:
+        # every participant's annotated speech in each clip: where the talkers overlap on AMI
+        write_parquet(out / ami_source.AMI_SPEECH, ami_speech_frame(cfg, jobs, {r["clip_id"] for r in rows}))
     if scenes.get("enabled"):  # the scene sources in time, one row per event (acousticlaim.corpus.scenes)
         write_parquet(out / "scene_events.parquet", events_frame([e for r in results for e in r.get("events", [])]))
     if rir_rows:

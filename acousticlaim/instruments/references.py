@@ -22,14 +22,16 @@ The twin's audio is the mixture's stem ``s1``; a job holds a mixture and its twi
 decoded once and its Praat objects and timing are built once for both clips.
 
 Beside the table: ``overlap.parquet`` (per mixture: the manifest's overlap fraction, the fraction
-inside the VAD overlap windows, the windows), ``failures.parquet`` and ``summary.json``.
+inside the VAD overlap windows, the windows), the references in time ``intervals.parquet`` and
+``interval_lists.parquet`` (overlap windows, pauses and noise events per clip,
+:mod:`acousticlaim.instruments.intervals`), ``failures.parquet`` and ``summary.json``.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -37,11 +39,15 @@ import numpy as np
 import pandas as pd
 
 from acousticlaim.audio import AudioError, load_audio
+from acousticlaim.corpus.ami import AMI_SPEECH
 from acousticlaim.corpus.manifest import read_manifest, resolve_path
+from acousticlaim.corpus.scenes import read_scene_events
 from acousticlaim.executor import check_failures, map_clips, rejected_failures_path
 from acousticlaim.failures import Failure, write_failures
+from acousticlaim.instruments.intervals import (NO_NOISE_STEM, annotated_overlap, NO_STEMS_OVERLAP, SCENE_EVENT_FIELDS, intervals_frame,
+                                                list_rows, lists_frame, noise_reference)
 from acousticlaim.instruments.overlap import overlap_windows
-from acousticlaim.instruments.readers import Signal, read_quantities
+from acousticlaim.instruments.readers import Signal, describe, read_quantities
 from acousticlaim.instruments.reading import Reading
 from acousticlaim.instruments.settings import ReferencesSettings
 from acousticlaim.io import write_json, write_parquet
@@ -160,7 +166,44 @@ def _halves(sig: Callable[[], Signal], key: str) -> tuple[Reading, Reading] | No
         return None
 
 
-def _clip_rows(job: _Job, row: dict, corpus: Corpus, own_signal: str, overlap_out: list[dict]) -> list[dict]:
+def _interval_lists(job: _Job, clip: _ManifestClip, corpus: Corpus) -> tuple[list[dict], list[dict]]:
+    """The clip's references in time (overlap windows, pauses, noise events). Each list is read by the
+    instrument its quantity's reference is read by, on the same signal; an instrument that fails leaves its
+    list undefined with the recorded failure's reason."""
+    row, clip_id = clip.row, clip.row["clip_id"]
+    duration = clip.signal(get("duration").signal(corpus)).duration
+    lists: dict[str, tuple[list | None, str, str]] = {}
+
+    def read(what: str, fn: Callable[[], tuple[list | None, str]]) -> tuple[list | None, str]:
+        got = job.guarded(clip_id, what, ("list",), lambda: {"list": fn()})["list"]
+        return (None, got.reason or what) if isinstance(got, Reading) else got
+
+    overlap_signal = get("overlap_ratio").signal(corpus)
+    if overlap_signal == "stem":
+        lists["overlap"] = (*read(describe("overlap", "stem"), lambda: (list(clip.overlap_windows()[1]), "")), "stem")
+    elif corpus is Corpus.AMI and row.get("annotated_speech") is not None:
+        windows = annotated_overlap(row["annotated_speech"], float(job.params["min_overlap_s"]))
+        lists["overlap"] = (windows, "", "annotations")
+    else:
+        lists["overlap"] = ([] if corpus is Corpus.TWIN else None, NO_STEMS_OVERLAP, overlap_signal)
+
+    pause_signal = get("pause_count").signal(corpus)
+
+    def pauses() -> tuple[list | None, str]:
+        timing = clip.signal(pause_signal).timing()
+        if not timing.pause_count.defined:
+            return None, timing.pause_count.reason or "pauses undefined"
+        return list(timing.pause_intervals), ""
+
+    lists["pause"] = (*read(describe("timing", pause_signal), pauses), pause_signal)
+    min_level = float(job.params["intervals"]["noise_min_level_db"])
+    noise = noise_reference(row, duration, min_level)
+    lists["noise"] = (noise, NO_NOISE_STEM, "scene_events" if row.get("scene_mode") else "noise")
+    return list_rows(clip_id, duration, lists)
+
+
+def _clip_rows(job: _Job, row: dict, corpus: Corpus, own_signal: str, overlap_out: list[dict],
+               intervals_out: tuple[list[dict], list[dict]] | None = None) -> list[dict]:
     """Every quantity of one clip, each read by its registry reader on its registry signal for ``corpus``."""
     clip_id = row["clip_id"]
     try:
@@ -178,6 +221,10 @@ def _clip_rows(job: _Job, row: dict, corpus: Corpus, own_signal: str, overlap_ou
         if q.split_half and readings[key].defined:
             halves = _halves(lambda: clip.signal(q.signal(corpus)), key)
         rows.append(_row(clip_id, key, readings[key], corpus, halves))
+    if intervals_out is not None:
+        intervals, lists = _interval_lists(job, clip, corpus)
+        intervals_out[0].extend(intervals)
+        intervals_out[1].extend(lists)
     return rows
 
 
@@ -197,7 +244,8 @@ def reference_job(job: dict) -> dict:
     """All reference rows of one job (a mixture with its twin, or one clip): a pure function of the job.
 
     ``job`` = ``{"clips": [manifest rows], "manifest_dir": str, "params": references params}``.
-    Returns ``{"rows", "overlap", "failures", "seconds"}``; nothing raises for a bad clip.
+    Returns ``{"rows", "overlap", "intervals", "interval_lists", "failures", "seconds"}``; nothing raises for
+    a bad clip.
     """
     started = time.perf_counter()
     params = {**DEFAULT_PARAMS, **(job.get("params") or {})}
@@ -210,16 +258,18 @@ def reference_job(job: dict) -> dict:
     state = _Job(job["manifest_dir"], params)
     rows: list[dict] = []
     overlap: list[dict] = []
+    intervals: tuple[list[dict], list[dict]] = ([], [])
     for clip in job["clips"]:
         corpus, signal = Corpus.LIBRIMIX, "mixture"
         try:
             corpus, signal = _clip_condition(clip)
-            rows += _clip_rows(state, clip, corpus, signal, overlap)
+            rows += _clip_rows(state, clip, corpus, signal, overlap, intervals)
         except Exception as exc:  # noqa: BLE001 - recorded, never a crash of the stage
             reason = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
             state.failures.append(Failure(str(clip.get("clip_id")), STAGE, reason))
             rows += undefined_rows(str(clip.get("clip_id")), corpus, signal, reason)
-    return {"rows": rows, "overlap": overlap, "failures": state.failures, "seconds": time.perf_counter() - started}
+    return {"rows": rows, "overlap": overlap, "intervals": intervals[0], "interval_lists": intervals[1],
+            "failures": state.failures, "seconds": time.perf_counter() - started}
 
 
 # ----------------------------------------------------------------------------------------- stage
@@ -232,14 +282,29 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def plan_jobs(manifest: pd.DataFrame, manifest_dir: str | Path, params: dict | None = None) -> list[dict]:
+def plan_jobs(manifest: pd.DataFrame, manifest_dir: str | Path, params: dict | None = None,
+              scene_events: pd.DataFrame | None = None, ami_speech: pd.DataFrame | None = None) -> list[dict]:
     """One job per mixture (with its twins) and one per other clip, in manifest order.
 
     The manifest's audio paths are made absolute here (a job runs in whatever working directory its
-    worker has)."""
+    worker has); a scenes corpus's clips carry their sources in time (``scene_events``), an AMI corpus's
+    clips every participant's annotated speech (``ami_speech``, when the corpus had the annotations)."""
     base = Path(manifest_dir).absolute()
     records = [{k: _clean(v) for k, v in rec.items()} for rec in manifest.to_dict(orient="records")]
+    by_clip: dict[str, list[dict]] = {}
+    if scene_events is not None and len(scene_events):
+        for rec in scene_events[["clip_id", *SCENE_EVENT_FIELDS]].to_dict(orient="records"):
+            by_clip.setdefault(str(rec.pop("clip_id")), []).append({k: _clean(v) for k, v in rec.items()})
+    speech: dict[str, list[dict]] = {}
+    if ami_speech is not None:
+        for rec in ami_speech.to_dict(orient="records"):
+            speech.setdefault(str(rec["clip_id"]), []).append(
+                {"speaker": str(rec["speaker"]), "start_s": float(rec["start_s"]), "end_s": float(rec["end_s"])})
     for r in records:
+        if r.get("scene_mode"):
+            r["scene_events"] = by_clip.get(str(r["clip_id"]), [])
+        if ami_speech is not None and r.get("source") == "ami":
+            r["annotated_speech"] = speech.get(str(r["clip_id"]), [])
         for column in PATH_COLUMNS:
             path = resolve_path(base, r.get(column))
             if path is not None:
@@ -295,18 +360,23 @@ class ReferencesResult:
     overlap: pd.DataFrame
     failures: list[Failure]
     summary: dict[str, Any]
+    intervals: pd.DataFrame = field(default_factory=lambda: intervals_frame([]))
+    interval_lists: pd.DataFrame = field(default_factory=lambda: lists_frame([]))
 
 
 def compute_references(manifest: pd.DataFrame, manifest_dir: str | Path, params: dict | None = None,
-                       executor: dict | None = None) -> ReferencesResult:
+                       executor: dict | None = None, scene_events: pd.DataFrame | None = None,
+                       ami_speech: pd.DataFrame | None = None) -> ReferencesResult:
     """Read every reference of every clip in ``manifest`` (no files written)."""
     started = time.perf_counter()
-    jobs = plan_jobs(manifest, manifest_dir, params)
+    jobs = plan_jobs(manifest, manifest_dir, params, scene_events, ami_speech)
     results = map_clips(reference_job, jobs, executor=executor, label="references")
     rows = [row for r in results for row in r["rows"]]
     failures = [f for r in results for f in r["failures"]]
     references = references_frame(rows)
     overlap = pd.DataFrame([o for r in results for o in r["overlap"]], columns=OVERLAP_COLUMNS)
+    intervals = intervals_frame([i for r in results for i in r.get("intervals", [])])
+    interval_lists = lists_frame([i for r in results for i in r.get("interval_lists", [])])
     defined_share = references.groupby("quantity")["defined"].mean()
     summary = {
         "clips": int(references["clip_id"].nunique()),
@@ -315,10 +385,12 @@ def compute_references(manifest: pd.DataFrame, manifest_dir: str | Path, params:
         "failures": len(failures),
         "defined_share": {k: float(defined_share.get(k, float("nan"))) for k in ALL_KEYS},
         "overlap_agreement": overlap_agreement(overlap),
+        "interval_lists_defined": {str(e): int(n) for e, n in interval_lists.groupby("event")["defined"].sum().items()},
+        "intervals": {str(e): int(n) for e, n in intervals.groupby("event").size().items()},
         "job_seconds_total": float(sum(r["seconds"] for r in results)),
         "wall_seconds": time.perf_counter() - started,
     }
-    return ReferencesResult(references, overlap, failures, summary)
+    return ReferencesResult(references, overlap, failures, summary, intervals, interval_lists)
 
 
 def build_references(corpus_dir: str | Path, out_dir: str | Path, params: dict | None = None,
@@ -331,12 +403,16 @@ def build_references(corpus_dir: str | Path, out_dir: str | Path, params: dict |
     corpus_dir, out_dir = Path(corpus_dir), Path(out_dir)
     params = asdict(settings_from(ReferencesSettings, params, "references"))
     manifest = read_manifest(corpus_dir)
-    result = compute_references(manifest, corpus_dir, params, executor)
+    scene_events = read_scene_events(corpus_dir) if (corpus_dir / "scene_events.parquet").exists() else None
+    ami_speech = pd.read_parquet(corpus_dir / AMI_SPEECH) if (corpus_dir / AMI_SPEECH).exists() else None
+    result = compute_references(manifest, corpus_dir, params, executor, scene_events, ami_speech)
     # a clip with no defined reading still has its rows (undefined, with the reason): count what was read
     check_failures(STAGE, n_clips=len(manifest), n_rows=int(result.references["defined"].sum()),
                    failures=result.failures, executor=executor, rejected_failures=rejected_failures_path(out_dir))
     write_parquet(out_dir / "references.parquet", result.references)
     write_parquet(out_dir / "overlap.parquet", result.overlap)
+    write_parquet(out_dir / "intervals.parquet", result.intervals)
+    write_parquet(out_dir / "interval_lists.parquet", result.interval_lists)
     write_failures(out_dir / "failures.parquet", result.failures)
     write_json(out_dir / "summary.json", result.summary)
     return result

@@ -22,11 +22,20 @@ class VadSettings:
 
 
 @dataclass(frozen=True)
+class IntervalSettings:
+    """The references in time (:mod:`acousticlaim.instruments.intervals`)."""
+
+    # a noise or scene source is an event while it sounds at least this loud against the speech (dB re its RMS)
+    noise_min_level_db: float = param(-30.0)
+
+
+@dataclass(frozen=True)
 class ReferencesSettings:
     srmr_fast: bool = True  # SRMR fast mode (FFT gammatonegram), as SRMRpy and VERSA
     min_overlap_s: float = param(MIN_OVERLAP_S, ge=0)  # overlap windows at least this long
     vad: VadSettings = field(default_factory=VadSettings)
     torch_threads: int | None = param(1, ge=1)  # torch threads per worker (null: torch's default)
+    intervals: IntervalSettings = field(default_factory=IntervalSettings)
 
 
 def overlap_settings(settings: ReferencesSettings) -> dict:

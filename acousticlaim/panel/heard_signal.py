@@ -41,3 +41,12 @@ def measure_for_config(cfg: Mapping[str, Any]):
     """The measure function an ``estimator`` entry of ``generations.panel`` configures."""
     srmr_fast = bool(cfg.get("srmr_fast", True))
     return functools.partial(measure_heard_signal, srmr_fast=srmr_fast)
+
+
+def locate_for_config(cfg: Mapping[str, Any]):
+    """The locate function (the interval rung's answer) an ``estimator`` entry configures: overlap, pauses
+    and noise on the heard signal (:func:`acousticlaim.panel.heard_intervals.locate_heard_events`)."""
+    from acousticlaim.panel.heard_intervals import NOISE_MIN_LEVEL_DB, locate_heard_events
+
+    return functools.partial(locate_heard_events,
+                             noise_min_level_db=float(cfg.get("noise_min_level_db", NOISE_MIN_LEVEL_DB)))

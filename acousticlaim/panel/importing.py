@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from acousticlaim.claims.prompts import PROMPT_VERSION, RUNG_IDS, get_rung
+from acousticlaim.claims.prompts import RUNG_IDS, get_rung
 from acousticlaim.panel.records import CORPORA, MAX_SEED, GenerationRecord, RecordError, parse_record_line
 from acousticlaim.panel.store import GenerationStore
 from acousticlaim.safe_names import clip_id_problem
@@ -75,10 +75,9 @@ def _read_jsonl(path: Path, system: str, errors: list[str]) -> list[GenerationRe
             if rec.system != system:
                 errors.append(f"{loc}: the record is for system {rec.system!r}, imported as {system!r}")
                 continue
-            if rec.prompt_version != PROMPT_VERSION:
-                errors.append(
-                    f"{loc}: prompt_version {rec.prompt_version!r} is not this project's {PROMPT_VERSION!r}"
-                )
+            if rec.prompt_version != get_rung(rec.rung).version:
+                errors.append(f"{loc}: prompt_version {rec.prompt_version!r} is not this project's "
+                              f"{get_rung(rec.rung).version!r} for rung {rec.rung}")
                 continue
             records.append(replace(rec, source=f"import:{path.name}"))
     return records
@@ -141,7 +140,7 @@ def _read_released(path: Path, data: Any, system: str, errors: list[str]) -> lis
             seen[(stem, rung_id)] = gloc
             records.append(GenerationRecord(
                 system=system, corpus=corpus, clip_id=stem, rung=rung_id, seed=seed, text=text,
-                prompt_version=PROMPT_VERSION, n_tokens=None, truncated=None, seconds=None,
+                prompt_version=get_rung(rung_id).version, n_tokens=None, truncated=None, seconds=None,
                 model=model_id if isinstance(model_id, str) else None, source=f"import:{path.name}",
             ))
     return records

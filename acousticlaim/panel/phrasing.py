@@ -5,7 +5,9 @@ The local systems know a value per scored quantity and must answer each rung the
 * ``P0_free`` — a free description in sentences;
 * ``P1_numeric`` — a description that gives numeric values;
 * ``P2_named`` — the ten quantities named with units, in the prompt's order;
-* ``P3_template`` and ``P4_fewshot`` — the template's ten sentences in its exact wording, filled in.
+* ``P3_template`` and ``P4_fewshot`` — the template's ten sentences in its exact wording, filled in;
+* ``P5_intervals`` — one line per interval, "Pause from 2.51 to 2.98 s.", by event type
+  (:func:`phrase_intervals`; the local systems locate the intervals, not numbers).
 
 Units are spelled the way the parser reads them (dB, Hz, syllables per second, per minute, percent);
 the values are in each quantity's canonical unit (``acousticlaim.quantities``). A quantity whose
@@ -15,9 +17,9 @@ value is undefined (NaN or missing) is said to be unmeasurable and states nothin
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
-from acousticlaim.quantities import FREE_GROUPS, QUANTITIES, prompt_order
+from acousticlaim.quantities import EVENT_KEYS, FREE_GROUPS, QUANTITIES, prompt_order
 
 # Every sentence, phrase, decimal count and the prompt's order come from the registry entry of each
 # quantity (``acousticlaim.quantities``: ``phrases``, ``decimals``, ``prompt_order``, ``free_group``).
@@ -106,3 +108,32 @@ def phrase(values: Mapping[str, float], rung_id: str) -> str:
     except KeyError:
         raise KeyError(f"no phrasing for rung {rung_id!r}; rungs: {', '.join(_PHRASERS)}") from None
     return phraser(values)
+
+
+# How each event type of the references in time is named in an answer to P5_intervals: the event's own name
+# first on each line, so the claim parser binds the interval to it; "No …" when the list is empty.
+EVENT_WORDS: dict[str, tuple[str, str, str]] = {  # event -> (line opening, none, not located)
+    "overlap": ("Overlap", "No overlapped speech.", "Overlapped speech could not be located."),
+    "pause": ("Pause", "No pauses.", "Pauses could not be located."),
+    "noise": ("Noise", "No non-speech noise.", "Non-speech noise could not be located."),
+}
+if tuple(EVENT_WORDS) != EVENT_KEYS:
+    raise ImportError(f"phrasing covers event types {tuple(EVENT_WORDS)}, the registry has {EVENT_KEYS}")
+
+
+def phrase_intervals(intervals: Mapping[str, Sequence[tuple[float, float]] | None]) -> str:
+    """The answer to ``P5_intervals``: per event type (overlap, pause, noise) one line per interval,
+    "Overlap from 1.22 to 2.30 s.", two decimals; ``None`` for an event type says it could not be located."""
+    unknown = set(intervals) - set(EVENT_WORDS)
+    if unknown:
+        raise KeyError(f"unknown event type(s) {sorted(unknown)}; the event types are {', '.join(EVENT_WORDS)}")
+    lines = []
+    for event, (opening, none, unlocated) in EVENT_WORDS.items():
+        located = intervals.get(event)
+        if located is None:
+            lines.append(unlocated)
+        elif not located:
+            lines.append(none)
+        else:
+            lines.extend(f"{opening} from {a:.2f} to {b:.2f} s." for a, b in located)
+    return "\n".join(lines)

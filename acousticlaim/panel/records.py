@@ -9,7 +9,7 @@ Fields (every record):
 ``rung``           ``P0_free`` … ``P4_fewshot``
 ``seed``           the sampling seed whose sample drew the clip (``int``, 0 … 2**32 - 1)
 ``text``           what the system said (``str``, may be empty)
-``prompt_version`` :data:`acousticlaim.claims.prompts.PROMPT_VERSION` of the prompts asked
+``prompt_version`` the version of the rung asked (:attr:`acousticlaim.claims.prompts.Rung.version`; the released five: :data:`acousticlaim.claims.prompts.PROMPT_VERSION`)
 ``n_tokens``       tokens generated before the stop token (``int``, 0 … 2**31 - 1), ``null`` when unknown
 ``truncated``      the cap was reached without a stop token (``bool``), ``null`` when unknown
 ``seconds``        seconds per generation (``float`` ≥ 0), ``null`` when unknown

@@ -31,7 +31,7 @@ import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from acousticlaim.audio import AudioError
-from acousticlaim.claims.prompts import PROMPT_VERSION
+from acousticlaim.claims.prompts import RUNG_IDS, rung_version
 from acousticlaim.executor import map_clips
 from acousticlaim.failures import Failure
 from acousticlaim.panel.protocol import GenerationRequest, GenerationResult, System
@@ -108,7 +108,7 @@ class _AudioCache:
 def _record(system: System, job: Job, res: GenerationResult, *, config_sha: str, model: str | None) -> GenerationRecord:
     return GenerationRecord(
         system=system.name, corpus=job.corpus, clip_id=job.clip_id, rung=job.rung.id, seed=job.seed, text=res.text,
-        prompt_version=PROMPT_VERSION, n_tokens=res.n_tokens, truncated=res.truncated,
+        prompt_version=job.rung.version, n_tokens=res.n_tokens, truncated=res.truncated,
         seconds=round(float(res.seconds), 6), model=model, finish_reason=res.finish_reason, config_sha=config_sha,
         source="generated",
     )
@@ -218,7 +218,8 @@ def run_generations(
     n_generated = n_truncated = 0
     with GenerationStore(store_path) as store:
         stale = store.retain(
-            lambda r: r.key in wanted and r.prompt_version == PROMPT_VERSION and r.config_sha == config_sha
+            lambda r: r.key in wanted and r.rung in RUNG_IDS and r.prompt_version == rung_version(r.rung)
+            and r.config_sha == config_sha
         )
         if stale:
             log.warning("%s: dropped %d stale record(s) (other prompts, configuration or sample)", store_path, stale)

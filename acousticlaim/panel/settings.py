@@ -15,7 +15,7 @@ from acousticlaim.params import param
 class GenerationsSettings:
     systems: tuple[str, ...] = ()  # the panel members `dvc repro` runs (a foreach in dvc.yaml)
     sampling: SamplingDesign = field(default_factory=SamplingDesign)
-    rungs: tuple[str, ...] | None = None  # null: all five released rungs
+    rungs: tuple[str, ...] | None = None  # null: every rung (the released five, then P5_intervals)
     max_duration_s: float = param(10.0, gt=0)  # every system hears the raw clip truncated to this
     panel: dict = field(default_factory=dict)  # name → {kind: …, …}
 

@@ -5,7 +5,7 @@ Reads the ``generations:`` group of ``params.yaml``::
     generations:
       systems: [estimator, constant]   # the systems `dvc repro` runs (a foreach in dvc.yaml)
       sampling: {seeds: [0..7], clips_per_seed: 120, split: test, kinds: [mixture, clip]}
-      rungs: [P0_free, P1_numeric, P2_named, P3_template, P4_fewshot]
+      rungs: [P0_free, P1_numeric, P2_named, P3_template, P4_fewshot, P5_intervals]
       max_duration_s: 10.0
       panel: {<name>: {kind: …, …}}    # every system that can be run, configured
 
@@ -24,7 +24,9 @@ from acousticlaim.corpus.manifest import read_manifest
 from acousticlaim.executor import check_failures
 from acousticlaim.failures import write_failures
 from acousticlaim.io import write_json
-from acousticlaim.panel.local_systems import MeasureFn
+from acousticlaim.claims.prompts import INTERVAL_RUNG_ID
+from acousticlaim.instruments.intervals import read_interval_references
+from acousticlaim.panel.local_systems import LocateFn, MeasureFn
 from acousticlaim.panel.runner import RunSummary, manifest_audio_loader, run_generations
 from acousticlaim.panel.sampling import generation_jobs
 from acousticlaim.panel.settings import GenerationsSettings
@@ -51,6 +53,7 @@ def run_stage(
     metrics_dir: str | os.PathLike | None = None,
     measure: MeasureFn | None = None,
     default_measure: Callable[[Mapping[str, Any]], MeasureFn] | None = None,
+    default_locate: Callable[[Mapping[str, Any]], LocateFn] | None = None,
     executor: Mapping[str, Any] | None = None,
 ) -> RunSummary:
     """Generate ``system``'s answers for the whole design into ``out_dir``; returns the run summary.
@@ -66,9 +69,13 @@ def run_stage(
     manifest = read_manifest(corpus_dir)
     manifest_dir = Path(corpus_dir) if Path(corpus_dir).is_dir() else Path(corpus_dir).parent
     jobs = generation_jobs(manifest, settings.sampling, settings.rungs)
-    refs = read_references(references) if cfg.get("kind") == "constant" else None
+    constant = cfg.get("kind") == "constant"
+    refs = read_references(references) if constant else None
+    asks_intervals = INTERVAL_RUNG_ID in {j.rung.id for j in jobs}
+    in_time = read_interval_references(references) if constant and asks_intervals else None
     sysobj = build_system(system, cfg, measure=measure, references=refs, manifest=manifest,
-                          default_measure=default_measure)
+                          default_measure=default_measure, default_locate=default_locate,
+                          interval_references=in_time)
     loader = manifest_audio_loader(manifest, manifest_dir, settings.max_duration_s)
     out = Path(out_dir)
     summary, failures = run_generations(

@@ -2,7 +2,7 @@
 
 Each entry has a ``kind`` and that kind's settings::
 
-    estimator:       {kind: estimator, srmr_fast: true}
+    estimator:       {kind: estimator, srmr_fast: true, noise_min_level_db: -30.0}
     constant:        {kind: constant}
     qwen2-audio-7b:  {kind: qwen2_audio, checkpoint: Qwen/Qwen2-Audio-7B-Instruct, batch_size: 16,
                       max_new_tokens: 160, device: auto, dtype: auto}
@@ -26,7 +26,8 @@ from typing import Any, Callable, Mapping
 import pandas as pd
 
 from acousticlaim.panel.gemini import GeminiAdapter
-from acousticlaim.panel.local_systems import ConstantPredictor, EstimatorSuite, MeasureFn, training_medians
+from acousticlaim.panel.local_systems import (ConstantPredictor, EstimatorSuite, LocateFn, MeasureFn, training_intervals,
+                                              training_medians)
 from acousticlaim.panel.open_weight import ADAPTERS
 from acousticlaim.panel.openai_chat import OpenAIChatAdapter
 from acousticlaim.panel.protocol import System
@@ -35,7 +36,7 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 OPEN_WEIGHT_SETTINGS = {"kind", "checkpoint", "batch_size", "max_new_tokens", "device", "dtype"}
 SETTINGS: dict[str, set[str]] = {
-    "estimator": {"kind", "batch_size", "srmr_fast"},
+    "estimator": {"kind", "batch_size", "srmr_fast", "noise_min_level_db"},
     "constant": {"kind", "batch_size"},
     "gemini": {"kind", "model", "api_key_env", "endpoint", "max_new_tokens", "thinking", "timeout_s", "max_retries",
                "backoff_s", "max_backoff_s"},
@@ -83,11 +84,16 @@ def build_system(
     references: pd.DataFrame | None = None,
     manifest: pd.DataFrame | None = None,
     default_measure: Callable[[Mapping[str, Any]], MeasureFn] | None = None,
+    locate: LocateFn | None = None,
+    default_locate: Callable[[Mapping[str, Any]], LocateFn] | None = None,
+    interval_references: tuple[pd.DataFrame, pd.DataFrame] | None = None,
 ) -> System:
     """The panel member ``name`` configured by ``cfg``.
 
-    The estimator suite uses ``measure`` (or ``default_measure(cfg)``); the constant predictor takes
-    its medians over the training split of ``references`` with ``manifest``.
+    The estimator suite uses ``measure`` (or ``default_measure(cfg)``) and ``locate`` (or
+    ``default_locate(cfg)``) for the interval rung;
+    the constant predictor takes its medians over the training split of ``references`` with ``manifest``, and
+    its typical intervals over the same clips of ``interval_references`` (intervals, lists) when given.
     """
     check_system_name(name)
     check_system_config(name, cfg)
@@ -96,12 +102,14 @@ def build_system(
         fn = measure or (default_measure(cfg) if default_measure else None)
         if fn is None:
             raise ValueError(f"{name}: the estimator suite needs a measure function")
-        return EstimatorSuite(fn, name=name, batch_size=int(cfg.get("batch_size", 16)))
+        return EstimatorSuite(fn, name=name, batch_size=int(cfg.get("batch_size", 16)),
+                              locate=locate or (default_locate(cfg) if default_locate else None))
     if kind == "constant":
         if references is None or manifest is None:
             raise ValueError(f"{name}: the constant predictor needs the references table and the corpus manifest")
+        typical = training_intervals(*interval_references, manifest) if interval_references is not None else None
         return ConstantPredictor(training_medians(references, manifest), name=name,
-                                 batch_size=int(cfg.get("batch_size", 64)))
+                                 batch_size=int(cfg.get("batch_size", 64)), intervals=typical)
     if kind == "gemini":
         return GeminiAdapter(name=name, **{k: v for k, v in cfg.items() if k != "kind"})
     if kind == "openai_chat":

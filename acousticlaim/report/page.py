@@ -26,8 +26,10 @@ import pandas as pd
 import yaml
 
 from acousticlaim.io import write_text
-from acousticlaim.quantities import QUANTITIES, get, table_order
+from acousticlaim.quantities import EVENTS, QUANTITIES, get, table_order
 from acousticlaim.report import cell_figures as cf
+from acousticlaim.report.interval_figures import WaveformLoader, draw_interval_pictures
+from acousticlaim.report.table3 import CORPUS_NAMES as _T3_CORPORA, chance_text, f1_text
 from acousticlaim.report.tables import CORPUS_NAMES, TIER_NAMES
 from acousticlaim.scoring import marks
 from acousticlaim.scoring.pipeline import ScoreResults
@@ -273,6 +275,18 @@ def _copy_figures(figures: Sequence[str | Path], out: Path) -> list[Picture]:
     return copied
 
 
+def _table3_rows(table3: pd.DataFrame | None) -> list[dict] | None:
+    """Table 3's rows as the page shows them (the same texts as ``reports/table3.md``)."""
+    if table3 is None:
+        return None
+    return [{"system": r.system, "corpus": _T3_CORPORA.get(r.corpus, r.corpus), "event": EVENTS[r.event].name,
+             "rung": r.rung, "n_clips": int(r.n_clips), "n_reference": int(r.n_reference), "n_stated": int(r.n_stated),
+             "event_f1": f1_text(r.event_f1), "chance_event": chance_text(r.chance_event_f1, r.chance_event_se),
+             "estimator_event": f1_text(r.estimator_event_f1), "segment_f1": f1_text(r.segment_f1),
+             "chance_segment": chance_text(r.chance_segment_f1, r.chance_segment_se),
+             "estimator_segment": f1_text(r.estimator_segment_f1)} for r in table3.itertuples(index=False)]
+
+
 def render_page(context: Mapping[str, Any]) -> str:
     """``index.html`` from ``templates/report.html.j2`` (autoescaped)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
@@ -283,14 +297,17 @@ def render_page(context: Mapping[str, Any]) -> str:
 def write_report(results: ScoreResults, out: str | Path, *, title: str, figures: Sequence[str | Path] = (),
                  params: Mapping[str, Any] | None = None, commit: str | None = None,
                  metrics: Mapping[str, Mapping[str, Any]] | None = None,
-                 tables: Sequence[str] = ("table2.md", "table2.csv", "table1.md", "table1.csv"),
-                 table1: bool = True) -> list[Path]:
+                 tables: Sequence[str] = ("table2.md", "table2.csv", "table1.md", "table1.csv", "table3.md", "table3.csv"),
+                 table1: bool = True, table3: pd.DataFrame | None = None, interval_pairs: pd.DataFrame | None = None,
+                 waveform: WaveformLoader | None = None) -> list[Path]:
     """Draw every picture and write ``index.html`` under ``out``; returns the files written.
 
     ``figures``: PNGs of the run to show (copied with their CSVs). ``params``: the parameters the run
     was made from (written beside the page as ``params.yaml`` and shown). ``metrics``: further metrics
     files by name (``{"calibrate": {...}}``), whose scalars join the headline figures. ``tables``: files
-    already under ``out`` (the Markdown and CSV tables) to link; those missing are left out.
+    already under ``out`` (the Markdown and CSV tables) to link; those missing are left out. ``table3`` and
+    ``interval_pairs``: Table 3 and the intervals its clips were scored on; the page shows the table and a picture
+    of ``config.intervals.figure_clips`` clips (``waveform(clip_id)`` loads a clip's audio for them).
     """
     out = Path(out)
     for stale in (out / PICTURES, out / FIGURES):
@@ -306,7 +323,12 @@ def write_report(results: ScoreResults, out: str | Path, *, title: str, figures:
         heatmap = Picture(f"{FIGURES}/table2_heatmap.png", f"{FIGURES}/table2_heatmap.csv", "heatmap",
                           "Table 2 as a heatmap")
     copied = _copy_figures(figures, out)
+    interval_pictures = []
+    if interval_pairs is not None and len(interval_pairs):
+        interval_pictures = draw_interval_pictures(interval_pairs, out, f"{FIGURES}/intervals",
+                                                   n_clips=results.config.intervals.figure_clips, waveform=waveform)
     written = [out / p.png for p in cell_pictures] + [out / p.png for p in row_pictures.values()]
+    written += [out / p["png"] for p in interval_pictures]
     written += [out / p.png for p in copied] + ([out / heatmap.png] if heatmap else [])
     params_link = None
     if params is not None:
@@ -327,6 +349,8 @@ def write_report(results: ScoreResults, out: str | Path, *, title: str, figures:
         "table1": _table1_rows(results, row_pictures) if table1 else None,
         "table1_waiting": table1 and results.table1 is None,
         "heatmap": heatmap,
+        "table3": _table3_rows(table3),
+        "interval_pictures": interval_pictures,
         "figures": copied,
         "cells": _all_cells(results, by_cell),
         "headline": headline,

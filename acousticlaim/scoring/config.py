@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from acousticlaim.params import param, settings_from
@@ -10,6 +10,20 @@ from acousticlaim.quantities import ALL_KEYS, VOICE_KEYS
 from acousticlaim.scoring.stats import FIELLER_VARIANCE
 
 POOL_RULES = ("first", "mean")
+COLLAR_S = 0.2  # Table 3: event-based onset collar (s)
+SEGMENT_S = 1.0  # Table 3: segment-based resolution (s)
+
+
+@dataclass(frozen=True)
+class IntervalScoring:
+    """``scores.intervals``: Table 3, the claims in time (:mod:`acousticlaim.scoring.intervals`)."""
+
+    collar_s: float = param(COLLAR_S, ge=0)  # event-based onset collar
+    segment_s: float = param(SEGMENT_S, gt=0)  # segment-based resolution
+    chance_draws: int = param(100, ge=2)  # random placements averaged for the chance anchor
+    seed: int = param(0, ge=0)  # the chance anchor's draws
+    estimator_system: str = "estimator"  # the anchor: the instruments on the heard signal
+    figure_clips: int = param(3, ge=0)  # clips drawn with their reference and stated intervals on the waveform
 
 
 @dataclass(frozen=True)
@@ -30,6 +44,7 @@ class ScoringConfig:
     full_coverage: float = param(0.95, gt=0, le=1)  # our row's cell is read on part of the clips (§) under this
     system_order: tuple[str, ...] = ()  # Table 2 row order (others follow A–Z)
     split_by: tuple[str, ...] = ()  # manifest columns Table 2 is also split by (acousticlaim.scoring.split)
+    intervals: IntervalScoring = field(default_factory=IntervalScoring)  # Table 3, the claims in time
 
     @classmethod
     def from_params(cls, group: Mapping[str, Any] | None) -> "ScoringConfig":
