@@ -170,11 +170,16 @@ fn parse_chunk<S: Text>(texts: &[S], offset: usize, truncated: Option<&[bool]>) 
 /// [`Columns::concat`] or, for Python, straight into its buffers (no vector grows to the size of
 /// the whole batch while parsing).
 pub fn parse_batch_parts<S: Text>(texts: &[S], truncated: Option<&[bool]>, threads: usize) -> Vec<Columns> {
-    let chunk = |(ci, c): (usize, &[S])| parse_chunk(c, ci * CHUNK, truncated);
+    map_chunks(texts, threads, |(ci, c)| parse_chunk(c, ci * CHUNK, truncated))
+}
+
+/// `f` over the runs of [`CHUNK`] texts (each with its run's index), results in text order: on this
+/// thread when `threads` is 1 or there is one run, else on `threads` threads (0 = all cores).
+pub fn map_chunks<S: Sync, R: Send>(texts: &[S], threads: usize, f: impl Fn((usize, &[S])) -> R + Sync + Send) -> Vec<R> {
     if threads == 1 || texts.len() <= CHUNK {
-        return texts.chunks(CHUNK).enumerate().map(chunk).collect();
+        return texts.chunks(CHUNK).enumerate().map(f).collect();
     }
-    crate::pool::install(threads, || texts.par_chunks(CHUNK).enumerate().map(chunk).collect())
+    crate::pool::install(threads, || texts.par_chunks(CHUNK).enumerate().map(&f).collect())
 }
 
 /// Parse `texts` into one set of columns (see [`parse_batch_parts`]).

@@ -33,7 +33,6 @@
 use crate::batch::{Text, CHUNK};
 use crate::interval_fields::{json_intervals, table_intervals, FieldText};
 use crate::claim::registry::{EVENT_ALIASES, EVENT_KEYS};
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
@@ -1190,11 +1189,7 @@ pub fn parse_intervals_batch<S: Text>(texts: &[S], clip_s: Option<&[Option<f64>]
         }
         out
     };
-    let parts: Vec<IntervalColumns> = if threads == 1 || texts.len() <= CHUNK {
-        texts.chunks(CHUNK).enumerate().map(chunk).collect()
-    } else {
-        crate::pool::install(threads, || texts.par_chunks(CHUNK).enumerate().map(chunk).collect())
-    };
+    let parts: Vec<IntervalColumns> = crate::batch::map_chunks(texts, threads, chunk);
     let mut all = IntervalColumns::default();
     for p in parts {
         all.extend(p);

@@ -1571,7 +1571,7 @@ impl<'a> Machine<'a> {
             }
         }
         let Some((q, hint)) = target else {
-            self.gap_word(x.unit().is_none() && false, true);
+            self.gap_word(false, true);
             return x.end;
         };
         let Some((value, vunit)) = convert(q, &x, hint.map(|h| h.0)) else {
