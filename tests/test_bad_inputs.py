@@ -389,6 +389,11 @@ def test_parse_batch_refuses_a_bare_string_and_reads_missing_texts_as_missing():
     for batch in (texts, tuple(texts), iter(texts), pd.Series(texts), pd.Series(["The SNR is 12 dB.", math.nan, "Jitter 1.2 %"]),
                   pd.Series(texts, dtype="string"), pa.array(texts), pa.chunked_array([pa.array(texts[:1]), pa.array(texts[1:])])):
         assert list(parse_batch(batch).n_claims) == expected, type(batch)
+    # a missing text in a plain list is read as empty whatever its kind; anything else that is not a str is refused
+    assert list(parse_batch(["The SNR is 12 dB.", pd.NA, "Jitter 1.2 %", math.nan, None]).n_claims) == [1, 0, 1, 0, 0]
+    for bad, kind in ((3, "int"), (b"SNR 5 dB", "bytes"), (2.5, "float")):
+        with pytest.raises(TypeError, match=rf"text 1 is a {kind}, not a str"):
+            parse_batch(["The SNR is 12 dB.", bad])
 
 
 def test_the_arrow_entry_cannot_be_made_to_read_a_bogus_address():

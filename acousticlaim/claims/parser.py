@@ -190,13 +190,9 @@ def _arrow_arrays(texts) -> list:
     return [chunk.__arrow_c_array__() for chunk in chunks]
 
 
-def _is_missing(text) -> bool:
-    """None, NaN (a pandas Series of texts with gaps) or pandas' NA: a text that is not there."""
-    return text is None or text is pd.NA or (isinstance(text, float) and text != text)
-
-
 def _texts_for_batch(texts) -> list:
-    """``texts`` as a list for the extension: a bare string is refused; a missing text is an empty one."""
+    """``texts`` as a list for the extension: a bare string is refused. A missing text (None, NaN,
+    pandas' NA) is read as an empty one by the extension itself, without a pass over the texts here."""
     if isinstance(texts, (str, bytes)):
         raise TypeError(
             f"parse_batch() takes a collection of texts, not one {type(texts).__name__} (it would be read "
@@ -206,8 +202,6 @@ def _texts_for_batch(texts) -> list:
         texts = texts.tolist()
     elif not isinstance(texts, (list, tuple)):
         texts = list(texts)
-    if any(_is_missing(t) for t in texts):
-        texts = ["" if _is_missing(t) else t for t in texts]
     return texts
 
 

@@ -58,26 +58,27 @@ impl Columns {
         }
     }
 
-    fn push(&mut self, idx: usize, text: &str, c: &Claim, cats: &mut UnitTextCodes) {
-        self.text_index.push(idx as i64);
-        self.quantity.push(c.quantity as u8);
-        self.value.push(c.value);
-        self.unit.push(c.unit as u8);
-        let code = match c.unit_text {
-            Some((s, e)) => {
-                let ut = text.get(s as usize..e as usize).unwrap_or("");
-                cats.code(ut, &mut self.unit_text_categories)
-            }
-            None => -1,
-        };
-        self.unit_text.push(code);
-        self.start.push(c.char_start as i64);
-        self.end.push(c.char_end as i64);
-        self.byte_start.push(c.byte_start as i64);
-        self.byte_end.push(c.byte_end as i64);
-        self.approx.push(c.approx as u8);
-        self.is_range.push(c.is_range as u8);
-        self.bound.push(c.bound);
+    /// The columns of `rows` ((text index, unit-text code, claim) in order), each allocated at its size.
+    fn from_rows(rows: &[(usize, i32, Claim)], unit_text_categories: Vec<String>, n_claims: Vec<u32>) -> Columns {
+        fn col<T>(rows: &[(usize, i32, Claim)], f: impl Fn(&(usize, i32, Claim)) -> T) -> Vec<T> {
+            rows.iter().map(f).collect()
+        }
+        Columns {
+            text_index: col(rows, |r| r.0 as i64),
+            quantity: col(rows, |r| r.2.quantity as u8),
+            value: col(rows, |r| r.2.value),
+            unit: col(rows, |r| r.2.unit as u8),
+            unit_text: col(rows, |r| r.1),
+            start: col(rows, |r| r.2.char_start as i64),
+            end: col(rows, |r| r.2.char_end as i64),
+            byte_start: col(rows, |r| r.2.byte_start as i64),
+            byte_end: col(rows, |r| r.2.byte_end as i64),
+            approx: col(rows, |r| r.2.approx as u8),
+            is_range: col(rows, |r| r.2.is_range as u8),
+            bound: col(rows, |r| r.2.bound),
+            unit_text_categories,
+            n_claims,
+        }
     }
 }
 
@@ -144,24 +145,44 @@ impl Text for Utf8Bytes<'_> {
     }
 }
 
+/// A thread's buffers for parsing chunks, kept from one chunk to the next so that a chunk
+/// allocates only its own columns, each at its exact size.
+#[derive(Default)]
+struct ChunkBuffers {
+    scratch: Scratch,
+    claims: Vec<Claim>,
+    /// (text index, unit-text code, claim) of the chunk's claims
+    rows: Vec<(usize, i32, Claim)>,
+}
+
+thread_local! {
+    static CHUNK_BUFFERS: std::cell::RefCell<ChunkBuffers> = std::cell::RefCell::new(ChunkBuffers::default());
+}
+
 fn parse_chunk<S: Text>(texts: &[S], offset: usize, truncated: Option<&[bool]>) -> Columns {
-    // about four claims per generation; room for eight keeps the columns from growing
-    let mut out = Columns::with_capacity(texts.len() * 8, texts.len());
-    let mut cats = UnitTextCodes::default();
-    let mut scratch = Scratch::default();
-    let mut claims = Vec::new();
-    for (k, t) in texts.iter().enumerate() {
-        let idx = offset + k;
-        let opts = Options { truncated: truncated.map_or(false, |m| m.get(idx).copied().unwrap_or(false)) };
-        let text = t.text();
-        let text = text.as_ref();
-        parse_into(text, &opts, &mut scratch, &mut claims);
-        out.n_claims.push(claims.len() as u32);
-        for c in &claims {
-            out.push(idx, text, c, &mut cats);
+    CHUNK_BUFFERS.with(|b| {
+        let b = &mut *b.borrow_mut();
+        let mut cats = UnitTextCodes::default();
+        let mut categories = Vec::new();
+        let mut n_claims = Vec::with_capacity(texts.len());
+        b.rows.clear();
+        for (k, t) in texts.iter().enumerate() {
+            let idx = offset + k;
+            let opts = Options { truncated: truncated.map_or(false, |m| m.get(idx).copied().unwrap_or(false)) };
+            let text = t.text();
+            let text = text.as_ref();
+            parse_into(text, &opts, &mut b.scratch, &mut b.claims);
+            n_claims.push(b.claims.len() as u32);
+            for c in &b.claims {
+                let code = match c.unit_text {
+                    Some((s, e)) => cats.code(text.get(s as usize..e as usize).unwrap_or(""), &mut categories),
+                    None => -1,
+                };
+                b.rows.push((idx, code, *c));
+            }
         }
-    }
-    out
+        Columns::from_rows(&b.rows, categories, n_claims)
+    })
 }
 
 /// Parse `texts` into columns, one part per run of [`CHUNK`] texts, in text order (text indices

@@ -146,6 +146,10 @@ pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) -> Seen {
                 i = match lex_short_word(b, i, n, v, out) {
                     Some(j) => j,
                     None => lex_word(text, b, i, n, v, out),
+                };
+                // the space after a word, without a turn of the loop
+                if i < n && b[i] == b' ' {
+                    i += 1;
                 }
             }
             0..=0x7f => {
@@ -647,10 +651,16 @@ fn lex_short_word(b: &[u8], i: usize, n: usize, v: &Vocab, out: &mut Vec<Token>)
     if inner_upper && has_lower {
         return Some(lex_camel_word(b, i, i + len, v, out));
     }
-    let id = v.lookup(key, &[]);
+    let (id, node) = if len <= 8 {
+        v.lookup_short(key.w0)
+    } else {
+        let id = v.lookup(key, &[]);
+        (id, v.first_node(id))
+    };
     // written in capitals (two letters or more): "SNR", "HRV"
     let caps = !has_lower && inner_upper && upper0 & 0x80 != 0;
-    push_word(out, v, i, i + len, id, if caps { flag::ALLCAPS } else { 0 });
+    let flags = if caps { flag::ALLCAPS } else { 0 };
+    out.push(Token { start: i as u32, end: (i + len) as u32, num: 0.0, id, node, kind: Kind::Word, flags });
     Some(i + len)
 }
 

@@ -173,7 +173,15 @@ pub fn phrase_at<'v>(toks: &[Token], v: &'v Vocab, i: usize) -> Option<(&'v Entr
             if node == 0 {
                 return None;
             }
-            if !v.has_kids(node) {
+            // no longer phrase when the next token is a word that continues none, a number or a
+            // line break (punctuation may be skipped inside a phrase or read as a word: walk)
+            let alone = !v.has_kids(node)
+                || toks.get(i + 1).map_or(true, |nt| match nt.kind {
+                    Kind::Word => !v.continues_phrases(nt.id),
+                    Kind::Punct => false,
+                    _ => true,
+                });
+            if alone {
                 return v.entry(node).map(|e| (e, i + 1));
             }
         }

@@ -203,6 +203,27 @@ fn mask_of(truncated: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Ve
     Ok(Some(m))
 }
 
+/// A text that is not there: `None`, a float NaN (a pandas Series of texts with gaps) or pandas' NA.
+/// It states nothing (it is read as an empty text).
+fn is_missing(item: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if item.is_none() {
+        return Ok(true);
+    }
+    if let Ok(f) = item.downcast::<pyo3::types::PyFloat>() {
+        return Ok(f.value().is_nan());
+    }
+    if item.get_type().name()? != "NAType" {
+        return Ok(false);
+    }
+    // pandas' NA itself (its type's module moves between pandas versions); pandas is imported if
+    // one of its values is here
+    let modules = item.py().import("sys")?.getattr("modules")?;
+    Ok(match modules.get_item("pandas") {
+        Ok(pandas) => item.is(&pandas.getattr("NA")?),
+        Err(_) => false,
+    })
+}
+
 /// Parse a sequence of `str` into columns (a dict of raw little-endian buffers, see parser.py).
 #[pyfunction]
 #[pyo3(signature = (texts, truncated=None, threads=0))]
@@ -219,10 +240,11 @@ fn parse_many<'py>(
         match item.downcast_into::<PyString>() {
             Ok(s) => strings.push(s),
             Err(e) => {
-                return Err(PyTypeError::new_err(format!(
-                    "text {k} is a {}, not a str",
-                    e.into_inner().get_type().name()?
-                )))
+                let item = e.into_inner();
+                if !is_missing(&item)? {
+                    return Err(PyTypeError::new_err(format!("text {k} is a {}, not a str", item.get_type().name()?)));
+                }
+                strings.push(PyString::new(py, ""));
             }
         }
     }

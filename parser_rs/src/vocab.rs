@@ -139,8 +139,10 @@ pub struct Vocab {
     words: FxHashMap<Box<[u8]>, u16>,
     /// trie node of each word on its own (index = word id; 0 = none): the first step without a hash
     first: Vec<u32>,
-    /// how many children each trie node has, as prefix sums: node n has `kid_start[n + 1] - kid_start[n]`
-    kid_start: Vec<u32>,
+    /// whether each trie node has children (index = node)
+    kids: Vec<bool>,
+    /// whether each word id is a phrase's second or later word (index = word id)
+    continues: Vec<bool>,
     /// open-addressing table of the trie's edges below the root: (`edge_key(node, word)`, child); key 0 = empty
     edge_slots: Vec<(u64, u32)>,
     /// open-addressing word table over [`WordKey`] hashes: each slot holds the hash's top 16 bits
@@ -148,6 +150,9 @@ pub struct Vocab {
     /// at the first slot
     tags: Vec<(u16, u16)>,
     tag_shift: u32,
+    /// open-addressing table of the words of at most eight bytes (most of a text's words), keyed by
+    /// the word's first eight bytes alone: one probe gives the id and the word's trie node
+    short: Vec<ShortSlot>,
     /// the first 16 bytes of each word id (index = id), as in its key (words hold no zero byte,
     /// so these and the tail tell the word's length)
     keys: Vec<[u64; 2]>,
@@ -163,6 +168,21 @@ pub struct Vocab {
 }
 
 pub const MAX_WORD_BYTES: usize = 32;
+
+/// A slot of [`Vocab`]'s table of short words: the word's bytes as a little-endian u64, zero padded
+/// (0 = an empty slot: no word is empty), its id and its trie node on its own.
+#[derive(Clone, Copy, Debug, Default)]
+struct ShortSlot {
+    w0: u64,
+    node: u32,
+    id: u16,
+}
+
+/// Slot of a short word's key in a table of `mask + 1` slots.
+#[inline(always)]
+fn short_slot(w0: u64, mask: usize) -> usize {
+    (w0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
+}
 
 /// A lower-cased word packed for lookup: its first 16 bytes as two little-endian u64 (zero
 /// padded) and its length. The lexer builds it from two loads of the text (ASCII words are
@@ -218,10 +238,12 @@ impl Vocab {
         Vocab {
             words: FxHashMap::default(),
             first: Vec::new(),
-            kid_start: Vec::new(),
+            kids: Vec::new(),
+            continues: Vec::new(),
             edge_slots: Vec::new(),
             tags: Vec::new(),
             tag_shift: 0,
+            short: vec![ShortSlot::default()],
             keys: Vec::new(),
             tails: Vec::new(),
             edges: FxHashMap::default(),
@@ -261,6 +283,25 @@ impl Vocab {
         }
     }
 
+    /// The id and the trie node on its own of the word of at most eight bytes whose lower-cased
+    /// bytes, zero padded, are `w0` as a little-endian u64 ((0, 0) for a word the vocabulary does
+    /// not know).
+    #[inline(always)]
+    pub fn lookup_short(&self, w0: u64) -> (u16, u32) {
+        let mask = self.short.len() - 1;
+        let mut k = short_slot(w0, mask);
+        loop {
+            let s = self.short[k];
+            if s.w0 == w0 {
+                return (s.id, s.node);
+            }
+            if s.w0 == 0 {
+                return (0, 0);
+            }
+            k = (k + 1) & mask;
+        }
+    }
+
     /// The trie node of word `id` on its own (0 = none).
     #[inline(always)]
     pub fn first_node(&self, id: u16) -> u32 {
@@ -290,9 +331,16 @@ impl Vocab {
         }
     }
 
+    /// Is word `word` the second or a later word of some phrase?
+    #[inline]
+    pub fn continues_phrases(&self, word: u16) -> bool {
+        self.continues.get(word as usize).copied().unwrap_or(false)
+    }
+
+    /// Does trie node `node` have children?
     #[inline]
     pub fn has_kids(&self, node: u32) -> bool {
-        self.kid_start[node as usize] != self.kid_start[node as usize + 1]
+        self.kids[node as usize]
     }
 
     #[inline]
@@ -760,12 +808,16 @@ impl Vocab {
         self.first = vec![0u32; self.words.len() + 2];
         let mut all: Vec<(u32, u16, u32)> = self.edges.iter().map(|(&(n, w), &c)| (n, w, c)).collect();
         all.sort_unstable();
-        self.kid_start = vec![0u32; self.nodes.len() + 1];
+        self.kids = vec![false; self.nodes.len()];
+        self.continues = vec![false; self.words.len() + 2];
         let below_root = all.iter().filter(|e| e.0 != 0).count();
         let esize = (below_root * 2).next_power_of_two().max(2);
         self.edge_slots = vec![(0, 0); esize];
         for &(node, word, child) in &all {
-            self.kid_start[node as usize + 1] += 1;
+            self.kids[node as usize] = true;
+            if node != 0 {
+                self.continues[word as usize] = true;
+            }
             if node == 0 {
                 self.first[word as usize] = child;
                 continue;
@@ -776,9 +828,6 @@ impl Vocab {
                 k = (k + 1) & (esize - 1);
             }
             self.edge_slots[k] = (key, child);
-        }
-        for k in 1..self.kid_start.len() {
-            self.kid_start[k] += self.kid_start[k - 1];
         }
         let size = (self.words.len() * 2).next_power_of_two();
         self.tags = vec![(0, 0); size];
@@ -797,6 +846,17 @@ impl Vocab {
                 k = (k + 1) & (size - 1);
             }
             self.tags[k] = ((h >> 48) as u16, id);
+        }
+        // the short words, at a quarter full so that an unknown word's probe mostly stops at once
+        let short_words: Vec<(u64, u16)> = self.words.iter().filter(|(w, _)| w.len() <= 8).map(|(w, &id)| (WordKey::of(w).w0, id)).collect();
+        let size = (short_words.len() * 4).next_power_of_two().max(1);
+        self.short = vec![ShortSlot::default(); size];
+        for (w0, id) in short_words {
+            let mut k = short_slot(w0, size - 1);
+            while self.short[k].w0 != 0 {
+                k = (k + 1) & (size - 1);
+            }
+            self.short[k] = ShortSlot { w0, node: self.first[id as usize], id };
         }
     }
 }
