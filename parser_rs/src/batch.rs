@@ -58,27 +58,27 @@ impl Columns {
         }
     }
 
-    /// The columns of `rows` ((text index, unit-text code, claim) in order), each allocated at its size.
+    /// The columns of `rows` ((text index, unit-text code, claim) in order), each allocated at its
+    /// size and written in one pass over the rows.
     fn from_rows(rows: &[(usize, i32, Claim)], unit_text_categories: Vec<String>, n_claims: Vec<u32>) -> Columns {
-        fn col<T>(rows: &[(usize, i32, Claim)], f: impl Fn(&(usize, i32, Claim)) -> T) -> Vec<T> {
-            rows.iter().map(f).collect()
+        let mut c = Columns::with_capacity(rows.len(), 0);
+        for &(idx, code, ref claim) in rows {
+            c.text_index.push(idx as i64);
+            c.quantity.push(claim.quantity as u8);
+            c.value.push(claim.value);
+            c.unit.push(claim.unit as u8);
+            c.unit_text.push(code);
+            c.start.push(claim.char_start as i64);
+            c.end.push(claim.char_end as i64);
+            c.byte_start.push(claim.byte_start as i64);
+            c.byte_end.push(claim.byte_end as i64);
+            c.approx.push(claim.approx as u8);
+            c.is_range.push(claim.is_range as u8);
+            c.bound.push(claim.bound);
         }
-        Columns {
-            text_index: col(rows, |r| r.0 as i64),
-            quantity: col(rows, |r| r.2.quantity as u8),
-            value: col(rows, |r| r.2.value),
-            unit: col(rows, |r| r.2.unit as u8),
-            unit_text: col(rows, |r| r.1),
-            start: col(rows, |r| r.2.char_start as i64),
-            end: col(rows, |r| r.2.char_end as i64),
-            byte_start: col(rows, |r| r.2.byte_start as i64),
-            byte_end: col(rows, |r| r.2.byte_end as i64),
-            approx: col(rows, |r| r.2.approx as u8),
-            is_range: col(rows, |r| r.2.is_range as u8),
-            bound: col(rows, |r| r.2.bound),
-            unit_text_categories,
-            n_claims,
-        }
+        c.unit_text_categories = unit_text_categories;
+        c.n_claims = n_claims;
+        c
     }
 }
 

@@ -125,6 +125,18 @@ pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) -> Seen {
     let mut i = 0usize;
     while i < n {
         let c = b[i];
+        // an ASCII letter (most tokens are words): tested first, before the other classes
+        if (c | 0x20).wrapping_sub(b'a') < 26 {
+            i = match lex_short_word(b, i, n, v, out) {
+                Some(j) => j,
+                None => lex_word(text, b, i, n, v, out),
+            };
+            // the space after a word, without a turn of the loop
+            if i < n && b[i] == b' ' {
+                i += 1;
+            }
+            continue;
+        }
         match c {
             b'\n' | b'\r' => {
                 let start = i;
@@ -141,16 +153,6 @@ pub fn lex(text: &str, v: &Vocab, out: &mut Vec<Token>) -> Seen {
             b'0'..=b'9' => i = lex_number(b, i, n, out),
             b'.' if i + 1 < n && b[i + 1].is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.')) => {
                 i = lex_number_general(b, i, n, out)
-            }
-            b'a'..=b'z' | b'A'..=b'Z' => {
-                i = match lex_short_word(b, i, n, v, out) {
-                    Some(j) => j,
-                    None => lex_word(text, b, i, n, v, out),
-                };
-                // the space after a word, without a turn of the loop
-                if i < n && b[i] == b' ' {
-                    i += 1;
-                }
             }
             0..=0x7f => {
                 seen.pipe |= c == b'|';

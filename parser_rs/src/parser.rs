@@ -102,6 +102,8 @@ struct ValueExpr {
     end: usize,
     /// token index after the last number token (for the truncation rule)
     last_num_end: usize,
+    /// the token before `head` that is not transparent markup (`usize::MAX` if none)
+    prev: usize,
 }
 
 impl ValueExpr {
@@ -1127,7 +1129,7 @@ impl<'a> Machine<'a> {
                 return end.max(i + 1);
             }
         };
-        self.bind(x)
+        self.bind(&x)
     }
 
     /// Read the value expression starting at token `i` (a number or a number word); `Err(end)` when
@@ -1195,6 +1197,7 @@ impl<'a> Machine<'a> {
             head,
             end,
             last_num_end: e1,
+            prev: ps,
         };
         let k = self.next_sig(end);
         if k < n {
@@ -1260,12 +1263,12 @@ impl<'a> Machine<'a> {
         // timestamps: "at 2.5 s", "from 1.2 to 3.4 seconds"
         if let Some(u) = x.unit() {
             if u.is_time() {
-                let ph = self.prev_sig(head).wrapping_add(1);
+                let ph = ps.wrapping_add(1);
                 if ph == self.timeprep_end || (ph == self.from_end && x.is_range) {
                     return Err(x.end);
                 }
             }
-        } else if self.prev_sig(head).wrapping_add(1) == self.timeprep_end {
+        } else if ps.wrapping_add(1) == self.timeprep_end {
             // "pauses at 1.2, 3.4 and 5.0 s": a list of times whose unit is stated once, at its end
             if let Some(end) = self.time_list_end(x.end) {
                 return Err(end);
@@ -1485,12 +1488,12 @@ impl<'a> Machine<'a> {
     // ---------------------------------------------------------------------------------------------
     // binding
 
-    fn bind(&mut self, x: ValueExpr) -> usize {
+    fn bind(&mut self, x: &ValueExpr) -> usize {
         let unit = x.unit();
         if matches!(unit, Some(UnitKind::Pauses) | Some(UnitKind::PausesPerMin) | Some(UnitKind::PausesPerSec)) {
             self.sent_pause = true;
         }
-        let ps = self.prev_sig(x.head).wrapping_add(1);
+        let ps = x.prev.wrapping_add(1);
         let approx = ps == self.hedge_end || x.pm;
         let bound = if ps == self.bound_end.1 { self.bound_end.0 } else { 0 };
         let mut consumed_to = x.end;
@@ -1502,7 +1505,7 @@ impl<'a> Machine<'a> {
         if let Some(front) = self.queue.first().copied() {
             match front.kind {
                 PKind::Distractor { .. } => {
-                    if let Some((q, pend)) = self.postfix(&x) {
+                    if let Some((q, pend)) = self.postfix(x) {
                         target = Some((q, None));
                         consumed_to = pend;
                     } else if let Some(q) = unit.and_then(|u| self.implied(u)) {
@@ -1516,7 +1519,7 @@ impl<'a> Machine<'a> {
                         if l.is_distractor() {
                             break;
                         }
-                        if let Some(q) = self.accepts(&l, &x) {
+                        if let Some(q) = self.accepts(&l, x) {
                             target = Some((q, l.hint));
                             generic = l.generic;
                             by_label = true;
@@ -1537,7 +1540,7 @@ impl<'a> Machine<'a> {
         }
         // 2. a label right after: "20 dB SNR", "40% overlap", "a 10-second clip"
         if target.is_none() {
-            if let Some((q, pend)) = self.postfix(&x) {
+            if let Some((q, pend)) = self.postfix(x) {
                 target = Some((q, None));
                 consumed_to = pend;
             }
@@ -1559,9 +1562,9 @@ impl<'a> Machine<'a> {
         // 4. restated in parentheses right after a claim
         if target.is_none() {
             if let Some((slot, lp)) = self.paren_after_claim {
-                if self.prev_sig(x.head) == lp && unit.is_some() {
+                if x.prev == lp && unit.is_some() {
                     let q = slot_quantity(slot);
-                    if convert(q, &x, None).is_some() {
+                    if convert(q, x, None).is_some() {
                         target = Some((q, None));
                     }
                 }
@@ -1582,7 +1585,7 @@ impl<'a> Machine<'a> {
             self.gap_word(false, true);
             return x.end;
         };
-        let Some((value, vunit)) = convert(q, &x, hint.map(|h| h.0)) else {
+        let Some((value, vunit)) = convert(q, x, hint.map(|h| h.0)) else {
             return x.end;
         };
         if generic {
@@ -1682,7 +1685,7 @@ impl<'a> Machine<'a> {
         let n = toks.len();
         if unit.is_time() {
             // "this short clip (roughly 10 seconds)"
-            let mut b = self.prev_sig(x.head);
+            let mut b = x.prev;
             if b != usize::MAX && toks[b].kind == Kind::Word && self.word_entry(&toks[b]).map_or(false, |e| e.has(role::HEDGE)) {
                 b = self.prev_sig(b);
             }
