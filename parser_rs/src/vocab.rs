@@ -847,9 +847,9 @@ impl Vocab {
             }
             self.tags[k] = ((h >> 48) as u16, id);
         }
-        // the short words, at a quarter full so that an unknown word's probe mostly stops at once
+        // the short words, at most half full
         let short_words: Vec<(u64, u16)> = self.words.iter().filter(|(w, _)| w.len() <= 8).map(|(w, &id)| (WordKey::of(w).w0, id)).collect();
-        let size = (short_words.len() * 4).next_power_of_two().max(1);
+        let size = (short_words.len() * 2).next_power_of_two().max(1);
         self.short = vec![ShortSlot::default(); size];
         for (w0, id) in short_words {
             let mut k = short_slot(w0, size - 1);
