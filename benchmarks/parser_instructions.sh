@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # Instructions per byte of the claim parser (valgrind's callgrind), a figure that does not move with the
-# machine's load the way MB/s does. It times `parser_rs/examples/bench_file` over a file of texts separated
-# by 0x1E, once with one pass and once with three, and reports the difference per byte and pass (so building
-# the vocabulary is not counted).
+# machine's load the way MB/s does. Two figures, each the difference between three passes and one over a
+# file of texts separated by 0x1E, per byte and pass (so building the vocabulary is not counted):
 #
-#   bash benchmarks/parser_instructions.sh             # the released panel texts (../shared/data/panel_sample)
-#   bash benchmarks/parser_instructions.sh FILE        # any 0x1E-separated texts
+#   parse    `parser_rs/examples/bench_file`: the parser alone, one text after another;
+#   batch    `parser_rs/examples/bench_batch`: the batch parser on one thread, claims into columns as
+#            `parse_batch` builds them before they are handed to Python.
+#
+#   bash benchmarks/parser_instructions.sh                 # the released panel texts (../shared/data/panel_sample)
+#   bash benchmarks/parser_instructions.sh FILE            # any 0x1E-separated texts
+#   bash benchmarks/parser_instructions.sh --base REV      # the same figures at commit REV too, side by side
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
-file=${1:-}
+file=""
+base=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --base) base=$2; shift 2 ;;
+    *) file=$1; shift ;;
+  esac
+done
 if [ -z "$file" ]; then
   file=$(mktemp)
   python3 - "$file" <<'PY'
@@ -24,8 +35,30 @@ Path(sys.argv[1]).write_text("\x1e".join(texts), encoding="utf-8")
 print(f"{len(texts)} released panel texts", file=sys.stderr)
 PY
 fi
-cargo build -q --release --manifest-path parser_rs/Cargo.toml --no-default-features --example bench_file
-bin=parser_rs/target/release/examples/bench_file
-count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$file" "$1" 2>&1 | awk '/Collected/ {print $NF}'; }
-one=$(count 1); three=$(count 3)
-python3 -c "import os; print(f'{($three - $one) / 2 / os.path.getsize(\"$file\"):.1f} instructions per byte')"
+size=$(python3 -c "import os, sys; print(os.path.getsize(sys.argv[1]))" "$file")
+
+# figures for the crate in $1 (its examples built into target dir $2), labelled $3
+measure() {
+  local crate=$1 target=$2 label=$3
+  cargo build -q --release --manifest-path "$crate/Cargo.toml" --target-dir "$target" --no-default-features \
+    --example bench_file --example bench_batch
+  count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 | awk '/Collected/ {print $NF}'; }
+  local one three
+  one=$(count "$target/release/examples/bench_file" "$file" 1)
+  three=$(count "$target/release/examples/bench_file" "$file" 3)
+  python3 -c "print(f'$label parse: {($three - $one) / 2 / $size:.1f} instructions per byte')"
+  # bench_batch times five runs over the texts repeated N times: the difference of N = 3 and N = 1
+  one=$(count "$target/release/examples/bench_batch" "$file" 1)
+  three=$(count "$target/release/examples/bench_batch" "$file" 3)
+  python3 -c "print(f'$label batch: {($three - $one) / 10 / $size:.1f} instructions per byte')"
+}
+
+measure parser_rs parser_rs/target "this checkout"
+if [ -n "$base" ]; then
+  tree=$(mktemp -d)
+  trap 'git worktree remove --force "$tree" >/dev/null 2>&1 || true' EXIT
+  git worktree add -q --detach "$tree" "$base"
+  # the examples of this checkout time the older parser through the same public calls
+  cp parser_rs/examples/bench_file.rs parser_rs/examples/bench_batch.rs "$tree/parser_rs/examples/"
+  measure "$tree/parser_rs" "$tree/parser_rs/target" "$base"
+fi
