@@ -322,11 +322,6 @@ impl<'a> Machine<'a> {
                 continue;
             }
             let t = &self.toks[i];
-            // words first: most tokens are words, and a test is cheaper to predict than a jump table
-            if t.kind == Kind::Word {
-                i = self.on_word(i);
-                continue;
-            }
             i = match t.kind {
                 Kind::Newline => {
                     self.on_newline(t.has(flag::BLANK), i);
