@@ -146,15 +146,46 @@ fn raw_bytes<T: Copy>(v: &[T]) -> &[u8] {
 /// One column of all parts, copied straight into a new `bytes` object.
 fn joined<'py, T: Copy>(py: Python<'py>, parts: &[Columns], col: impl Fn(&Columns) -> &[T]) -> PyResult<Bound<'py, PyBytes>> {
     let total: usize = parts.iter().map(|p| std::mem::size_of_val(col(p))).sum();
-    PyBytes::new_with(py, total, |buf| {
-        let mut at = 0;
+    bytes_written_by(py, total, |out| {
         for p in parts {
-            let b = raw_bytes(col(p));
-            buf[at..at + b.len()].copy_from_slice(b);
-            at += b.len();
+            out.put(raw_bytes(col(p)));
         }
-        Ok(())
     })
+}
+
+/// Appends to the buffer of a new `bytes` object, never past its end.
+struct BytesWriter {
+    buf: *mut u8,
+    len: usize,
+    at: usize,
+}
+
+impl BytesWriter {
+    fn put(&mut self, b: &[u8]) {
+        assert!(b.len() <= self.len - self.at, "a column written past its size");
+        // SAFETY: `buf` holds `len` bytes (see `bytes_written_by`) and `at + b.len() <= len`; the
+        // source is another allocation.
+        unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), self.buf.add(self.at), b.len()) };
+        self.at += b.len();
+    }
+}
+
+/// A new `bytes` of `len` bytes written by `fill` in order. Unlike `PyBytes::new_with` the buffer is
+/// not zeroed first: a batch's columns are tens of megabytes, and writing them twice (zeros, then
+/// the values) is a tenth of the time the batch takes. Bytes `fill` leaves unwritten are zeroed.
+fn bytes_written_by<'py>(py: Python<'py>, len: usize, fill: impl FnOnce(&mut BytesWriter)) -> PyResult<Bound<'py, PyBytes>> {
+    let size = pyo3::ffi::Py_ssize_t::try_from(len).map_err(|_| PyValueError::new_err(format!("a column of {len} bytes")))?;
+    // SAFETY: `PyBytes_FromStringAndSize(NULL, n)` returns a new bytes object with a buffer of `n`
+    // bytes (or NULL with an exception set, which becomes the error); nothing else sees the object
+    // until it is returned, by which time every byte of its buffer has been written.
+    unsafe {
+        let obj = pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), size);
+        let bytes = Bound::from_owned_ptr_or_err(py, obj)?.downcast_into_unchecked::<PyBytes>();
+        let mut out = BytesWriter { buf: pyo3::ffi::PyBytes_AsString(obj).cast::<u8>(), len, at: 0 };
+        fill(&mut out);
+        std::ptr::write_bytes(out.buf.add(out.at), 0, len - out.at);
+        Ok(bytes)
+    }
 }
 
 /// The parts of a batch as a dict of raw little-endian buffers (see parser.py), each column
@@ -167,16 +198,11 @@ fn parts_to_dict<'py>(py: Python<'py>, parts: &[Columns]) -> PyResult<Bound<'py,
     d.set_item("value", joined(py, parts, |c| &c.value)?)?;
     d.set_item("unit", joined(py, parts, |c| &c.unit)?)?;
     let n: usize = parts.iter().map(|p| p.len()).sum();
-    let unit_text = PyBytes::new_with(py, n * 4, |buf| {
-        let mut at = 0;
+    let unit_text = bytes_written_by(py, n * 4, |out| {
         for (p, remap) in parts.iter().zip(&remaps) {
-            for &c in &p.unit_text {
-                let code = if c < 0 { c } else { remap[c as usize] };
-                buf[at..at + 4].copy_from_slice(&code.to_ne_bytes());
-                at += 4;
-            }
+            let codes: Vec<i32> = p.unit_text.iter().map(|&c| if c < 0 { c } else { remap[c as usize] }).collect();
+            out.put(raw_bytes(&codes));
         }
-        Ok(())
     })?;
     d.set_item("unit_text", unit_text)?;
     d.set_item("start", joined(py, parts, |c| &c.start)?)?;
