@@ -5,7 +5,10 @@
 #
 #   parse    `parser_rs/examples/bench_file`: the parser alone, one text after another;
 #   batch    `parser_rs/examples/bench_batch`: the batch parser on one thread, claims into columns as
-#            `parse_batch` builds them before they are handed to Python.
+#            `parse_batch` builds them before they are handed to Python;
+#   python   `parse_batch(texts, threads=1)` called from Python, the whole way a user calls it (numpy's
+#            BLAS threads held at one, since their spinning is counted too). The extension must be built
+#            (the README's install); with --base, the base's is built in its worktree (maturin, minutes).
 #
 #   bash benchmarks/parser_instructions.sh                 # the released panel texts (../shared/data/panel_sample)
 #   bash benchmarks/parser_instructions.sh FILE            # any 0x1E-separated texts
@@ -53,7 +56,31 @@ measure() {
   python3 -c "print(f'$label batch: {($three - $one) / 10 / $size:.1f} instructions per byte')"
 }
 
+# the Python figure for the checkout at $1 (its extension built), labelled $2
+measure_python() {
+  local root=$1 label=$2 one three python
+  # the interpreter itself, not a wrapper script (pyenv's shims are shell scripts)
+  python=$(python3 -c "import sys; print(sys.executable)")
+  count_py() {
+    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      "$python" - "$root" "$file" "$1" 2>&1 <<'PY' | awk '/Collected/ {print $NF}'
+import sys
+sys.path.insert(0, sys.argv[1])
+import acousticlaim
+assert acousticlaim.__file__.startswith(sys.argv[1]), acousticlaim.__file__
+from acousticlaim.claims.parser import parse_batch
+texts = open(sys.argv[2], encoding="utf-8").read().split("\x1e")
+parse_batch(texts[:10], threads=1)
+for _ in range(int(sys.argv[3])):
+    parse_batch(texts, threads=1)
+PY
+  }
+  one=$(count_py 1); three=$(count_py 3)
+  python3 -c "print(f'$label python: {($three - $one) / 2 / $size:.1f} instructions per byte')"
+}
+
 measure parser_rs parser_rs/target "this checkout"
+measure_python "$PWD" "this checkout"
 if [ -n "$base" ]; then
   tree=$(mktemp -d)
   trap 'git worktree remove --force "$tree" >/dev/null 2>&1 || true' EXIT
@@ -61,4 +88,9 @@ if [ -n "$base" ]; then
   # the examples of this checkout time the older parser through the same public calls
   cp parser_rs/examples/bench_file.rs parser_rs/examples/bench_batch.rs "$tree/parser_rs/examples/"
   measure "$tree/parser_rs" "$tree/parser_rs/target" "$base"
+  wheels=$(mktemp -d)
+  (cd "$tree" && python3 -m maturin build --release -q -o "$wheels" >/dev/null 2>&1)
+  python3 -c "import sys, zipfile, glob; z = zipfile.ZipFile(glob.glob(sys.argv[1] + '/acousticlaim-*.whl')[0]); [open(sys.argv[2] + '/acousticlaim/' + n.split('/')[-1], 'wb').write(z.read(n)) for n in z.namelist() if n.startswith('acousticlaim/_parser')]" "$wheels" "$tree"
+  rm -rf "$wheels"
+  measure_python "$tree" "$base"
 fi

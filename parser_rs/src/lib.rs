@@ -77,24 +77,9 @@ pub fn parse_into(text: &str, opts: &Options, scratch: &mut Scratch, claims: &mu
     fill_char_offsets(text, claims);
 }
 
-/// No byte of `b` is above 0x7f. One pass with no early exit, eight bytes at a time (the compiler
-/// vectorises it); the standard library's check stops at the first such byte and so goes a byte at
-/// a time.
-fn is_ascii(b: &[u8]) -> bool {
-    let mut chunks = b.chunks_exact(8);
-    let mut acc = 0u64;
-    for c in &mut chunks {
-        acc |= u64::from_le_bytes(c.try_into().unwrap());
-    }
-    for &x in chunks.remainder() {
-        acc |= x as u64;
-    }
-    acc & 0x8080_8080_8080_8080 == 0
-}
-
 /// Byte offsets → character offsets (Python `str` indices), in one pass over the text.
 fn fill_char_offsets(text: &str, claims: &mut [Claim]) {
-    if is_ascii(text.as_bytes()) {
+    if text.is_ascii() {
         // most texts: no allocation
         for c in claims.iter_mut() {
             c.char_start = c.byte_start;
