@@ -27,13 +27,11 @@ done
 if [ -z "$file" ]; then
   file=$(mktemp)
   python3 - "$file" <<'PY'
-import json, sys
+import sys
 from pathlib import Path
-texts = []
-for f in sorted(Path("../shared/data/panel_sample").glob("*_seed*.json")):
-    for rungs in json.loads(f.read_text(encoding="utf-8"))["results"].values():
-        for block in rungs.values():
-            texts += [g["text"] for g in block["generations"]]
+sys.path.insert(0, "benchmarks")
+from parser_speed import released_texts
+texts = released_texts(Path("../shared/data/panel_sample"))
 Path(sys.argv[1]).write_text("\x1e".join(texts), encoding="utf-8")
 print(f"{len(texts)} released panel texts", file=sys.stderr)
 PY

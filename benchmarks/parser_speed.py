@@ -87,14 +87,21 @@ def synthesise(tpls: list[list[object]], n: int, seed: int = 0, chunk: int = 100
     return pa.chunked_array(chunks)
 
 
-def real_texts(panel: Path, min_mb: float) -> tuple[pa.ChunkedArray, list[str]]:
-    """The released panel texts, repeated (as the same Arrow chunk) to at least ``min_mb`` megabytes."""
+def released_texts(panel: Path) -> list[str]:
+    """The generations of the released run files in ``panel`` (``*_seed*.json``), file by file, as the
+    project's reader of run files reads them."""
+    from acousticlaim.panel.importing import read_generations
+
     texts = []
     for f in sorted(panel.glob("*_seed*.json")):
-        d = json.loads(f.read_text(encoding="utf-8"))
-        for rungs in d["results"].values():
-            for block in rungs.values():
-                texts += [g["text"] for g in block["generations"]]
+        _, records = read_generations(f, f.stem.split("_")[0])
+        texts += [r.text for r in records]
+    return texts
+
+
+def real_texts(panel: Path, min_mb: float) -> tuple[pa.ChunkedArray, list[str]]:
+    """The released panel texts, repeated (as the same Arrow chunk) to at least ``min_mb`` megabytes."""
+    texts = released_texts(panel)
     chunk = pa.array(texts, type=pa.string())
     size = chunk.buffers()[2].size
     return pa.chunked_array([chunk] * max(1, int(np.ceil(min_mb * 1e6 / size)))), texts

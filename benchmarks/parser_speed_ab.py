@@ -23,6 +23,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from parser_speed import released_texts
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # one side's timing: the checkout to import from, runs, repeats of the texts, the texts file
@@ -41,15 +43,6 @@ for _ in range(runs):
     best = min(best, time.perf_counter() - t0)
 print(best, sum(len(t.encode()) for t in texts) / 1e6)
 """
-
-
-def released_texts(panel: Path) -> list[str]:
-    texts = []
-    for f in sorted(panel.glob("*_seed*.json")):
-        for rungs in json.loads(f.read_text(encoding="utf-8"))["results"].values():
-            for block in rungs.values():
-                texts += [g["text"] for g in block["generations"]]
-    return texts
 
 
 def build_extension(tree: Path) -> None:
